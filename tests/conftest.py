@@ -46,3 +46,16 @@ def tiny_graph():
 
     papers, resolution = tiny_resolution()
     return KnowledgeGraph.from_resolution(papers, resolution)
+
+
+CORPUS = REPO / "examples" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def seed_build(tmp_path_factory):
+    """One full build of the bundled example corpus, shared by every test that reads it."""
+    import kg
+
+    out = tmp_path_factory.mktemp("seeds") / "build"
+    report = kg.build([str(CORPUS)], out)
+    return out, report

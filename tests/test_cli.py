@@ -1,0 +1,98 @@
+"""The command line: one-line errors with status 2, queries, stats and explain."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kg.cli import main
+
+from .conftest import CORPUS
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _one_line_error(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("kg: error: ")
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (("build", "no/such/file.txt", "--out", "{tmp}/o"), "input path not found"),
+        (("build", str(CORPUS), "--out", "{tmp}/o", "--min-confidence", "2"), "--min-confidence"),
+        (("build", str(CORPUS), "--out", "{tmp}/o", "--no-such-option"), "No such option"),
+        (("query", "{tmp}/missing.ttl", "SELECT * WHERE { ?s ?p ?o }"), "graph file not found"),
+        (("query", "{graph}", "SELEC ?x"), "SPARQL syntax error"),
+        (("query", "{graph}", "DELETE WHERE { ?s ?p ?o }"), "updates are refused"),
+        (("query", "{graph}", "SELECT * WHERE { ?s ?p ?o }", "--format", "xml"), "unknown output format"),
+        (("explain", "{graph}", "no such entity label"), "no entity labelled"),
+        (("remove", "{tmp}", "p1"), "not a kg build folder"),
+    ],
+)
+def test_user_mistakes_print_one_line_and_exit_2(capsys, tmp_path, tiny_graph, args, needle):
+    graph = tmp_path / "g.ttl"
+    graph.write_bytes(tiny_graph.serialize("turtle"))
+    argv = [a.format(tmp=tmp_path, graph=graph) for a in args]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert needle in _one_line_error(err)
+
+
+def test_query_formats(capsys, tmp_path, tiny_graph):
+    graph = tmp_path / "g.ttl"
+    graph.write_bytes(tiny_graph.serialize("turtle"))
+    q = "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }"
+    code, out, _ = run(capsys, "query", str(graph), q, "--format", "csv")
+    assert code == 0 and out.splitlines() == ["n", "2"]
+    code, out, _ = run(capsys, "query", str(graph), q, "--format", "json")
+    assert json.loads(out)["results"]["bindings"][0]["n"]["value"] == "2"
+    code, out, _ = run(capsys, "query", str(graph), q)
+    assert code == 0 and "2" in out
+    code, out, _ = run(capsys, "query", str(graph), "ASK { ?m kg:outperforms ?n }")
+    assert out.strip() == "true"
+
+
+def test_query_reads_a_file(capsys, tmp_path, tiny_graph):
+    graph = tmp_path / "g.nt"
+    graph.write_bytes(tiny_graph.serialize("ntriples"))
+    rq = tmp_path / "q.rq"
+    rq.write_text("SELECT ?l WHERE { ?m kg:addresses ?t . ?t rdfs:label ?l }")
+    code, out, _ = run(capsys, "query", str(graph), f"@{rq}", "--format", "csv")
+    assert code == 0 and out.splitlines() == ["l", "image classification"]
+
+
+def test_stats_and_explain(capsys, tmp_path, tiny_graph):
+    graph = tmp_path / "g.ttl"
+    graph.write_bytes(tiny_graph.serialize("turtle"))
+    code, out, _ = run(capsys, "stats", str(graph))
+    assert code == 0 and "outperforms" in out and "Method" in out
+    code, out, _ = run(capsys, "explain", str(graph), "fn")
+    assert code == 0 and "FooNet" in out and "p 2" in out and "evaluatedOn" in out
+
+
+@pytest.mark.slow
+def test_seed_query_prints_215_last(seed_build):
+    out, _ = seed_build
+    done = subprocess.run(
+        [sys.executable, "-m", "kg.cli", "query", str(out / "graph.ttl"), "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }", "--format", "csv"],
+        capture_output=True, text=True, check=True,
+    )
+    assert done.stdout.splitlines()[-1] == "215"
+
+
+@pytest.mark.slow
+def test_stats_reports_merges(capsys, seed_build):
+    code, out, _ = run(capsys, "stats", str(seed_build[0]))
+    assert code == 0 and "mentions merged into" in out and "Ten largest merges" in out
