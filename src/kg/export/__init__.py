@@ -1,1 +1,79 @@
-"""TODO"""
+"""Exporters: files made from a :class:`~kg.store.KnowledgeGraph`.
+
+:data:`EXPORTERS` maps an output file name to its writer ``writer(kg, path)``;
+:func:`write_all` writes some or all of them into a folder. Every writer goes
+through :func:`kg.export.atomic.atomic_write`: a temporary file in the same
+folder, checked (RDF and GraphML are parsed back), then renamed into place, so
+a crash never leaves a half-written file where the old one was.
+
+>>> sorted(EXPORTERS)
+['facts.csv', 'graph.graphml', 'graph.html', 'graph.jsonld', 'graph.nt', 'graph.ttl']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kg.errors import UserError
+from kg.export.atomic import atomic_write
+from kg.export.csv import write_facts_csv
+from kg.export.graphml import write_graphml
+from kg.export.html import write_html
+from kg.export.rdf import rdf_writer
+
+if TYPE_CHECKING:
+    from kg.store.graph import KnowledgeGraph
+
+__all__ = ["EXPORTERS", "atomic_write", "write_all"]
+
+#: Output file name -> writer(kg, path). Order is the order :func:`write_all` writes in.
+EXPORTERS: dict[str, Callable[[KnowledgeGraph, Path], None]] = {
+    "graph.ttl": rdf_writer("turtle"),
+    "graph.nt": rdf_writer("ntriples"),
+    "graph.jsonld": rdf_writer("jsonld"),
+    "graph.graphml": write_graphml,
+    "facts.csv": write_facts_csv,
+    "graph.html": write_html,
+}
+
+
+def write_all(kg: KnowledgeGraph, out_dir: str | Path, names: Iterable[str] | None = None) -> list[Path]:
+    """Write the exports ``names`` (all of :data:`EXPORTERS` by default) into ``out_dir``.
+
+    The folder is created if needed. Names are checked before anything is
+    written, so a typo writes nothing.
+
+    Parameters
+    ----------
+    kg
+        The graph to export.
+    out_dir
+        The folder to write into.
+    names
+        File names from :data:`EXPORTERS`; each is written once, in registry order.
+
+    Returns
+    -------
+    list of Path
+        The files written, in the order written.
+
+    Raises
+    ------
+    UserError
+        ``E305`` for a name that is not in :data:`EXPORTERS`.
+    """
+    wanted = list(EXPORTERS) if names is None else list(dict.fromkeys(names))
+    unknown = [name for name in wanted if name not in EXPORTERS]
+    if unknown:
+        raise UserError("E305", name=unknown[0], choices=", ".join(EXPORTERS))
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in EXPORTERS:
+        if name in wanted:
+            path = folder / name
+            EXPORTERS[name](kg, path)
+            written.append(path)
+    return written
