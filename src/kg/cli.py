@@ -27,8 +27,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-out = Console()
-err = Console(stderr=True)
+# soft_wrap: a message is one line whatever the terminal's width, so scripts can read it.
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 _STATE = {"debug": False, "quiet": False}
 
 

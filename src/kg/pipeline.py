@@ -66,9 +66,7 @@ def _read(inputs: Sequence[str | Path], fmt: str | None, report: BuildReport, kn
     """Read every input document; count duplicates (by id) and rejections."""
     from kg.readers import expand_inputs, read_inputs
 
-    paths = expand_inputs(inputs)
-    if not paths:
-        raise UserError("E111", paths=", ".join(map(str, inputs)))
+    paths = expand_inputs(inputs)  # raises E101/E111 before anything is read
     papers: list[Paper] = []
     for item in read_inputs(paths, format=fmt, on_warning=on_warning):
         report.read += 1

@@ -1,1 +1,199 @@
-"""TODO"""
+"""Readers: input files to :class:`~kg.model.Paper` records (or :class:`~kg.model.Rejection`).
+
+The one entry point a build needs is :func:`read_inputs`; :func:`expand_inputs`
+turns command-line arguments into files. Formats live in :data:`FORMATS`, a
+registry keyed by name; each has its own module with ``read_<fmt>(path)`` and
+``parse_<fmt>(text, name)``:
+
+=======  ==========================  ========================================
+name     extensions                  module
+=======  ==========================  ========================================
+text     .txt                        :mod:`kg.readers.text`
+jsonl    .jsonl .ndjson .json        :mod:`kg.readers.jsonl`
+arxiv    (sniffed in .json/.jsonl)   :mod:`kg.readers.arxiv` (Kaggle snapshot)
+csv      .csv                        :mod:`kg.readers.tabular`
+tsv      .tsv .tab                   :mod:`kg.readers.tabular`
+atom     .xml .atom                  :mod:`kg.readers.atom` (arXiv API)
+=======  ==========================  ========================================
+
+A file's format comes from ``format=`` if given, else from its extension
+(case-insensitive); a ``.json``/``.jsonl`` file whose first record has arXiv
+snapshot fields (``authors_parsed``, ``versions``, ``update_date``) is read as
+``arxiv``, and a ``.txt`` file whose first line is a JSON object as ``jsonl``.
+
+Errors: a missing path or a glob matching nothing raises ``UserError`` E101,
+and so does nothing found at all (E111); a file named explicitly with an
+unknown extension raises E103 (unless ``format=`` is given), an unknown
+``format=`` E113. These are raised when :func:`read_inputs` is called, before
+anything is read. Everything that goes wrong inside a file (unreadable,
+empty, a bad record) is a Rejection in the stream, and reading goes on.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.errors import UserError
+from kg.model import Paper, Rejection
+
+from ._decode import Parser, Warn, load_text, read_with
+from .arxiv import parse_arxiv, read_arxiv
+from .atom import parse_atom, read_atom
+from .clean import clean_text
+from .jsonl import parse_jsonl, read_jsonl
+from .tabular import parse_csv, parse_tsv, read_csv, read_tsv
+from .text import parse_text, read_text
+
+__all__ = [
+    "EXTENSIONS", "FORMATS", "Format", "clean_text", "expand_inputs", "format_of", "sniff",
+    "parse_arxiv", "parse_atom", "parse_csv", "parse_jsonl", "parse_text", "parse_tsv",
+    "read_arxiv", "read_atom", "read_csv", "read_inputs", "read_jsonl", "read_text", "read_tsv",
+]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One input format: its name, its parser and the extensions it claims."""
+
+    name: str
+    parse: Parser
+    extensions: tuple[str, ...] = ()
+
+    def read(self, path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
+        """Papers and Rejections from one file in this format."""
+        return read_with(self.parse, path, on_warning)
+
+
+#: Registry of input formats, keyed by the name ``format=`` takes.
+FORMATS: dict[str, Format] = {
+    fmt.name: fmt
+    for fmt in (
+        Format("text", parse_text, (".txt",)),
+        Format("jsonl", parse_jsonl, (".jsonl", ".ndjson", ".json")),
+        Format("arxiv", parse_arxiv),
+        Format("csv", parse_csv, (".csv",)),
+        Format("tsv", parse_tsv, (".tsv", ".tab")),
+        Format("atom", parse_atom, (".xml", ".atom")),
+    )
+}
+#: Known file extension -> format name (before sniffing).
+EXTENSIONS: dict[str, str] = {ext: fmt.name for fmt in FORMATS.values() for ext in fmt.extensions}
+
+_ARXIV_FIELDS = frozenset({"authors_parsed", "versions", "update_date"})
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+def _first_json_object(text: str) -> dict | None:
+    line = next((line for line in text.split("\n") if line.strip()), "").strip().lstrip("[").strip()
+    try:
+        value = json.loads(line.rstrip(","))
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def sniff(path: Path, text: str) -> str:
+    """The format of a file with a known extension, refined by its content.
+
+    >>> sniff(Path("s.json"), '{"id": "0704.0001", "abstract": "x", "versions": []}')
+    'arxiv'
+    >>> sniff(Path("notes.txt"), 'Daily Papers\\n\\nAn abstract.')
+    'text'
+    """
+    name = EXTENSIONS[path.suffix.lower()]
+    if name == "jsonl":
+        record = _first_json_object(text)
+        return "arxiv" if record and _ARXIV_FIELDS & {str(key).lower() for key in record} else name
+    if name == "text" and text.lstrip().startswith("{") and _first_json_object(text) is not None:
+        return "jsonl"
+    return name
+
+
+def format_of(path: Path) -> str:
+    """The format name for a file's extension; ``UserError`` E103 if unknown."""
+    if path.suffix.lower() not in EXTENSIONS:
+        raise UserError("E103", path=str(path))
+    return EXTENSIONS[path.suffix.lower()]
+
+
+def _walk(root: Path) -> list[Path]:
+    """Files under ``root`` with known extensions, hidden files and folders skipped."""
+    found = []
+    for folder, folders, files in os.walk(root):  # does not follow links: no cycles
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        found += [
+            Path(folder, name)
+            for name in files
+            if not name.startswith(".") and Path(name).suffix.lower() in EXTENSIONS
+        ]
+    return sorted(found)
+
+
+def _expand_one(argument: str | os.PathLike[str]) -> list[Path]:
+    path = Path(argument)
+    if path.is_dir():
+        return _walk(path)
+    if path.exists() or path.is_symlink():  # a broken link is reported when read
+        return [path]
+    if _GLOB_CHARACTERS & set(str(argument)):
+        matches = sorted(glob.glob(str(argument), recursive=True))
+        if matches:
+            return [file for match in matches for file in _expand_one(match)]
+    raise UserError("E101", path=str(argument))
+
+
+def expand_inputs(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
+    """Files named by ``paths``: files, folders (recursively) and globs.
+
+    Files named directly are kept whatever their extension, as are those a
+    glob matches (as the shell would pass them); in a folder only known
+    extensions count, sorted, skipping hidden names. The result is in
+    argument order with repeats removed. Raises ``UserError`` E101 for a
+    missing path or a glob that matches nothing, E111 if nothing is found.
+    """
+    arguments = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
+    seen: set[str] = set()
+    files = []
+    for argument in arguments:
+        for path in _expand_one(argument):
+            key = os.path.realpath(path)
+            if key not in seen:
+                seen.add(key)
+                files.append(path)
+    if not files:
+        raise UserError("E111", paths=", ".join(map(str, arguments)) or "(no paths)")
+    return files
+
+
+def read_inputs(
+    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+    format: str | None = None,  # noqa: A002 - the CLI option's name
+    on_warning: Callable[[str], object] | None = None,
+) -> Iterator[Paper | Rejection]:
+    """Every Paper and Rejection in ``paths``, file by file, in input order.
+
+    Argument errors (E101, E103, E111, E113) are raised here, at the call;
+    the returned iterator never raises for bad content. ``on_warning``
+    receives one line per non-fatal note (an encoding guessed).
+    """
+    if format is not None and format not in FORMATS:
+        raise UserError("E113", name=format, choices=", ".join(FORMATS))
+    files = expand_inputs(paths)
+    plan = [(path, format or format_of(path)) for path in files]
+    return _read_all(plan, forced=format is not None, on_warning=on_warning)
+
+
+def _read_all(
+    plan: list[tuple[Path, str]], *, forced: bool, on_warning: Warn | None
+) -> Iterator[Paper | Rejection]:
+    for path, name in plan:
+        text = load_text(path, on_warning)
+        if isinstance(text, Rejection):
+            yield text
+            continue
+        yield from FORMATS[name if forced else sniff(path, text)].parse(text, str(path))
