@@ -44,7 +44,7 @@ def _one_line_error(err: str) -> str:
 def test_user_mistakes_print_one_line_and_exit_2(capsys, tmp_path, tiny_graph, args, needle):
     graph = tmp_path / "g.ttl"
     graph.write_bytes(tiny_graph.serialize("turtle"))
-    argv = [a.format(tmp=tmp_path, graph=graph) for a in args]
+    argv = [a.replace("{tmp}", str(tmp_path)).replace("{graph}", str(graph)) for a in args]
     code, _, err = run(capsys, *argv)
     assert code == 2
     assert needle in _one_line_error(err)

@@ -12,12 +12,16 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from kg.errors import KgError, UserError
+
+try:  # recent Typer vendors its own copy of Click; its exceptions are what the parser raises
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - Typer releases that use Click itself
+    from click import exceptions as click_errors
 
 app = typer.Typer(
     name="kg",
@@ -247,9 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = command.main(args=argv, prog_name="kg", standalone_mode=False)
         return result if isinstance(result, int) else 0
-    except click.exceptions.Exit as done:
+    except typer.Exit as done:
         return done.exit_code
-    except click.UsageError as error:
+    except getattr(click_errors, "NoArgsIsHelpError", ()) as bare:
+        out.print(bare.ctx.get_help(), markup=False, highlight=False)
+        return 0
+    except click_errors.UsageError as error:
         hint = f" (see `{error.ctx.command_path} --help`)" if error.ctx else ""
         err.print(f"kg: error: {error.format_message()}{hint}", markup=False, highlight=False)
         return 2
@@ -258,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         err.print(f"kg: error: {error}", markup=False, highlight=False)
         return 2 if isinstance(error, UserError) else 1
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):
         err.print("kg: interrupted; outputs are unchanged, and the next build resumes from the cache", highlight=False)
         return 130
     except BrokenPipeError:
