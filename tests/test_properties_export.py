@@ -79,20 +79,21 @@ UNSAFE = re.compile(r"[<>&\"']")
 @given(label=SOME_TEXT, alt=SOME_TEXT, evidence=SOME_TEXT, kind=SOME_TEXT)
 def test_html_never_holds_generated_text_raw_and_shows_it_exactly(label, alt, evidence, kind):
     graph = nx.MultiDiGraph()
-    graph.add_node("a", type=kind, label=SENTINEL + label, alt_labels=[SENTINEL + alt], support=2)
+    graph.add_node("a", type=kind, label=SENTINEL + label + SENTINEL, alt_labels=[SENTINEL + alt + SENTINEL], support=2)
     graph.add_node("b", type="Task", label="b")
-    graph.add_edge("a", "b", key="uses", relation="uses", evidence=[SENTINEL + evidence], support=1)
+    graph.add_edge("a", "b", key="uses", relation="uses", evidence=[SENTINEL + evidence + SENTINEL], support=1)
     page = generate_html(graph)
     for text in (label, alt, evidence):
         if UNSAFE.search(text):
-            assert SENTINEL + text not in page
+            # Sentinels on both sides: only the raw string itself could match, never a JSON delimiter.
+            assert SENTINEL + text + SENTINEL not in page
     assert len(re.findall(r"</script", page, flags=re.IGNORECASE)) == 3  # nothing closes a script early
     assert len(re.findall(r"<!--", page)) == 0
     data = re.search(r'<script type="application/json" id="kg-data">(.*?)</script>', page, flags=re.S).group(1)
     assert not re.search(r"[<>&']", data)
     decoded = json.loads(data)
     node = next(n for n in decoded["nodes"] if n["tip"][0][1].startswith(SENTINEL))
-    assert node["tip"][0] == ["h", SENTINEL + label]
+    assert node["tip"][0] == ["h", SENTINEL + label + SENTINEL]
     tips = [text for item in decoded["nodes"] + decoded["edges"] for _, text in item["tip"]]
     assert any(SENTINEL + evidence in text for text in tips) or len(SENTINEL + evidence) > 300
     assert node["tip"][1] == ["m", f"{kind or 'Other'} · 2 papers"]

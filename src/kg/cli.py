@@ -200,7 +200,7 @@ def stats(graph: Annotated[Path, typer.Argument(help="A graph file or build fold
         out.print(f"Resolution: {resolution.get('mentions', 0)} mentions merged into {resolution.get('entities', 0)} entities")
         table = Table("entity", "forms", "papers", "surface forms", title="Ten largest merges")
         for merge in resolution.get("largest_merges", [])[:10]:
-            forms = merge.get("forms", [])
+            forms = merge.get("surface_forms", [])
             table.add_row(str(merge.get("label")), str(len(forms)), str(merge.get("papers", "")), "; ".join(forms))
         out.print(table)
 

@@ -6,7 +6,10 @@ export. Because the resolver sees the set of papers and never their order, an
 update (``update=True``) or a removal gives exactly the graph a full build of
 the same papers gives.
 
->>> # kg.build(["abstracts/"], "out/")          # doctest: +SKIP
+>>> import kg
+>>> report = kg.build(["abstracts/"], "out/")  # doctest: +SKIP
+>>> report.read == report.built + report.duplicates + report.rejected  # doctest: +SKIP
+True
 """
 
 from __future__ import annotations

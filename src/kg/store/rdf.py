@@ -56,8 +56,10 @@ def text_literal(text: str) -> ox.Literal:
 def url_node(url: str) -> ox.NamedNode | None:
     """A NamedNode for a URL found in text, percent-encoding what an IRI cannot hold.
 
-    >>> url_node("https://github.com/a/b c").value
+    >>> url_node("https://github.com/a/b%20c").value
     'https://github.com/a/b%20c'
+    >>> url_node("https://github.com/a/{b}").value
+    'https://github.com/a/%7Bb%7D'
     >>> url_node("not a url") is None
     True
     """
