@@ -1,1 +1,204 @@
-"""TODO"""
+"""The extraction components: thin spaCy factories over the pure functions of ``kg.extract``.
+
+Each component finds something with a pure function and writes plain data on
+the Doc. They run in this order (``load_pipeline`` adds them so):
+
+- ``kg_acronyms`` -> ``doc._.kg_acronyms`` (:func:`kg.extract.acronyms.find_acronyms`)
+- ``kg_mentions`` -> ``doc._.kg_mentions`` (:func:`kg.extract.mentions.find_mentions` and URLs)
+- ``kg_contributions`` -> ``proposes`` facts in ``doc._.kg_facts``
+- ``kg_relations`` -> the other facts in ``doc._.kg_facts``
+
+A component that raises on one Doc hands the error to the pipeline's error
+handler (``nlp.set_error_handler``) from its ``pipe`` method and passes the
+Doc on unannotated, so that one odd abstract never stops a batch.
+
+>>> import spacy
+>>> nlp = spacy.blank("en")
+>>> _ = nlp.add_pipe("kg_acronyms")
+>>> nlp("We build Local Support Learning (LSL).")._.kg_acronyms[0].short
+'LSL'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc
+
+from kg.extract.acronyms import find_acronyms
+from kg.extract.annotations import as_tuple
+from kg.extract.contributions import find_contributions
+from kg.extract.cues import ContributionPatterns, MentionHeads, RelationCues
+from kg.extract.gazetteers import build_gazetteer
+from kg.extract.mentions import find_mentions
+from kg.extract.relations import find_relations
+from kg.extract.structure import MentionIndex, proposals
+from kg.extract.urls import find_urls
+from kg.model import Mention
+
+__all__ = [
+    "AcronymFinder",
+    "ContributionFinder",
+    "MentionFinder",
+    "RelationFinder",
+    "make_acronym_finder",
+    "make_contribution_finder",
+    "make_mention_finder",
+    "make_relation_finder",
+    "skip_failed_doc",
+]
+
+logger = logging.getLogger("kg.extract")
+
+_HEADS = {"@misc": "kg.MentionHeads.v1"}
+_PATTERNS = {"@misc": "kg.ContributionPatterns.v1"}
+_CUES = {"@misc": "kg.RelationCues.v1"}
+
+
+def skip_failed_doc(proc_name: str, proc: Any, docs: list[Doc], error: Exception) -> None:
+    """Pipeline error handler: log the failure and let the batch go on.
+
+    ``load_pipeline`` installs it with ``nlp.set_error_handler``; a Doc a kg
+    component failed on keeps the annotations of the components before it.
+    """
+    logger.warning("component %r failed on %d doc(s): %s: %s", proc_name, len(docs), type(error).__name__, error)
+
+
+def rule_index(doc: Doc, mentions: Iterable[Mention]) -> MentionIndex:
+    """The mentions facts may connect: those the rules found. Trained SciERC spans stay
+    mentions (entities for the resolver) but end no fact: on the seed abstracts facts
+    built on them were mostly wrong ("geometric problem", "appealing approach")."""
+    return MentionIndex(doc, (m for m in mentions if not m.extractor.startswith("kg.scierc")))
+
+
+def _scierc_mapping(name: str) -> Callable | None:
+    """``kg.scierc.mapping.<name>`` when the trained SciERC package is installed, else None."""
+    try:
+        from kg.scierc import mapping
+    except ImportError:
+        return None
+    return getattr(mapping, name, None)
+
+
+class _Component(Pipe):
+    """Shared behaviour: a name, and ``pipe`` that never drops a Doc."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find(self, doc: Doc) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __call__(self, doc: Doc) -> Doc:
+        self.find(doc)
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        error_handler = self.get_error_handler()
+        for doc in stream:
+            try:
+                self.find(doc)
+            except Exception as error:  # handed to the pipeline's error handler, which decides
+                error_handler(self.name, self, [doc], error)
+            yield doc
+
+
+class AcronymFinder(_Component):
+    """Writes ``doc._.kg_acronyms``: Schwartz-Hearst acronym definitions."""
+
+    def find(self, doc: Doc) -> None:
+        doc._.kg_acronyms = tuple(find_acronyms(doc.text))
+
+
+@Language.factory("kg_acronyms", assigns=["doc._.kg_acronyms"], default_config={})
+def make_acronym_finder(nlp: Language, name: str) -> AcronymFinder:
+    return AcronymFinder(name)
+
+
+class MentionFinder(_Component):
+    """Writes ``doc._.kg_mentions``: methods, tasks, datasets, metrics and URLs."""
+
+    def __init__(self, nlp: Language, name: str, heads: MentionHeads, gazetteers: dict[str, Path], trained: bool) -> None:
+        super().__init__(name)
+        self.heads = heads
+        self.gazetteer = build_gazetteer(nlp.vocab, gazetteers, nlp.make_doc)
+        self.map_entity = _scierc_mapping("map_entity") if trained else None
+
+    def find(self, doc: Doc) -> None:
+        mentions = find_mentions(doc, self.gazetteer, self.heads, as_tuple(doc._.kg_acronyms), map_entity=self.map_entity)
+        doc._.kg_mentions = tuple(sorted((*mentions, *find_urls(doc.text))))
+
+
+@Language.factory(
+    "kg_mentions",
+    assigns=["doc._.kg_mentions"],
+    default_config={"heads": _HEADS, "gazetteers": {"@misc": "kg.Gazetteers.v1"}, "trained": True},
+)
+def make_mention_finder(nlp: Language, name: str, heads: MentionHeads, gazetteers: dict[str, Path], trained: bool) -> MentionFinder:
+    return MentionFinder(nlp, name, heads, gazetteers, trained)
+
+
+class ContributionFinder(_Component):
+    """Adds the paper's ``proposes`` facts to ``doc._.kg_facts``."""
+
+    def __init__(self, name: str, patterns: ContributionPatterns, heads: MentionHeads) -> None:
+        super().__init__(name)
+        self.patterns = patterns
+        self.heads = heads
+
+    def find(self, doc: Doc) -> None:
+        mentions = as_tuple(doc._.kg_mentions)
+        facts = find_contributions(doc, rule_index(doc, mentions), self.patterns, self.heads)
+        doc._.kg_facts = (*as_tuple(doc._.kg_facts), *facts)
+        # Descriptions made up for unnamed contributions become mentions too.
+        known = set(mentions)
+        added = [f.object for f in facts if f.object not in known]
+        if added:
+            doc._.kg_mentions = tuple(sorted({*mentions, *added}))
+
+
+@Language.factory(
+    "kg_contributions",
+    assigns=["doc._.kg_facts"],
+    requires=["doc._.kg_mentions"],
+    default_config={"patterns": _PATTERNS, "heads": _HEADS},
+)
+def make_contribution_finder(nlp: Language, name: str, patterns: ContributionPatterns, heads: MentionHeads) -> ContributionFinder:
+    return ContributionFinder(name, patterns, heads)
+
+
+class RelationFinder(_Component):
+    """Adds relation facts (addresses, evaluatedOn, measuredBy, outperforms, uses, hasCode)."""
+
+    def __init__(self, name: str, cues: RelationCues, heads: MentionHeads, patterns: ContributionPatterns, trained: bool) -> None:
+        super().__init__(name)
+        self.cues = cues
+        self.heads = heads
+        self.patterns = patterns
+        self.map_relation = _scierc_mapping("map_relation") if trained else None
+
+    def find(self, doc: Doc) -> None:
+        facts = as_tuple(doc._.kg_facts)
+        index = rule_index(doc, as_tuple(doc._.kg_mentions))
+        found = find_relations(
+            doc, index, proposals(facts), self.cues, self.heads, self.patterns, self.map_relation,
+            as_tuple(doc._.kg_acronyms),
+        )
+        doc._.kg_facts = (*facts, *found)
+
+
+@Language.factory(
+    "kg_relations",
+    assigns=["doc._.kg_facts"],
+    requires=["doc._.kg_mentions"],
+    default_config={"cues": _CUES, "heads": _HEADS, "patterns": _PATTERNS, "trained": True},
+)
+def make_relation_finder(
+    nlp: Language, name: str, cues: RelationCues, heads: MentionHeads, patterns: ContributionPatterns, trained: bool
+) -> RelationFinder:
+    return RelationFinder(name, cues, heads, patterns, trained)

@@ -1,0 +1,328 @@
+"""The paper's own contributions: ``proposes`` facts (subject ``None`` = the paper).
+
+Recognised statements, each with its confidence:
+
+- "we propose / introduce / present / develop / design X", "this paper presents X",
+  "In this paper, we present X" (object of a contribution verb whose subject is
+  the authors or the paper): 0.9 when X is a name, 0.7 for a typed phrase
+  ("a local graph clustering algorithm"), 0.5 for a description made up from the
+  object ("method that employs core subset selection");
+- the same by word order when the parse misses it ("We present(ADJ) PRESTO"): 0.8 / 0.6;
+- "X is proposed / introduced in this paper": 0.7;
+- "X, a novel framework for ...", "our method, X, ...": 0.65;
+- "our proposed X", "the proposed X": 0.6;
+- when nothing else was found: "a new model, named X" (0.65), a coined acronym
+  defined in a sentence where "we" propose or introduce (0.5).
+
+The object is the name the contribution gets ("a framework called X", "X, a
+benchmark of ...", "a method (X)"; a long form gives way to its acronym), else
+the typed phrase that describes it. Benchmark, dataset and corpus names are
+Datasets; everything else is a Method.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span, Token
+
+from kg.extract.annotations import extractor_name
+from kg.extract.cues import ContributionPatterns, MentionHeads
+from kg.extract.mentions import is_name, looks_named
+from kg.extract.structure import MentionIndex, conjuncts, sentence_offsets
+from kg.model import Fact, Mention, Relation
+
+PROPOSABLE = frozenset({"Method", "Dataset"})
+_NOVEL = frozenset({"novel", "new", "our"})
+_CONTRIBUTING = frozenset({"propose", "introduce", "present", "develop", "design", "formalize", "generalize"})
+
+
+def _by_authors(verb: Token, patterns: ContributionPatterns) -> bool:
+    """Whether the subject of ``verb`` is the authors or the paper ("we", "this paper")."""
+    current = verb
+    for _ in range(3):
+        for child in current.children:
+            if child.dep_ != "nsubj":
+                continue
+            if child.lower_ in patterns.self_subjects:
+                return True
+            return child.lemma_.lower() in patterns.self_nouns and any(
+                c.lower_ in ("this", "our", "the") for c in child.children
+            )
+        if current.dep_ not in ("conj", "xcomp", "pcomp", "advcl", "dep") or current.head is current:
+            return False
+        current = current.head
+    return False
+
+
+def _in_this_paper(sent: Span, patterns: ContributionPatterns) -> bool:
+    """"In this paper, X is proposed", "X is introduced here"."""
+    tokens = list(sent)
+    return any(
+        t.lower_ in ("this", "our") and i + 1 < len(tokens) and tokens[i + 1].lemma_.lower() in patterns.self_nouns
+        for i, t in enumerate(tokens)
+    ) or any(t.lower_ in ("here", "herein") for t in tokens)
+
+
+def _short_form(mention: Mention, index: MentionIndex) -> Mention:
+    """The acronym written right after a long form ("Long Form (LF)" -> LF), else the mention."""
+    span = index.spans[mention]
+    doc = span.doc
+    if span.end + 1 < len(doc) and doc[span.end].text == "(":
+        short = index.at(doc[span.end + 1])
+        if short is not None and short.label == mention.label and looks_named(short.text):
+            return short
+    return mention
+
+
+def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatterns) -> tuple[Mention, bool] | None:
+    """The mention a contribution verb's object stands for, and whether it is a name.
+
+    In this order: the name it is given ("a framework called X", "which we call
+    X", also deeper in the phrase: "a method based on Y, called X"), a name in
+    parentheses after it ("a method (X)"), a name in apposition ("iHOMER (...),
+    an online learning framework"; "X, a novel method"), the object itself when
+    it is a name, else the typed phrase the object heads ("a local graph
+    clustering algorithm"). A long form gives way to its acronym. Mentions
+    deeper in the object ("an analysis of X") are not proposed.
+    """
+    doc = obj.doc
+    named_by_verb = [
+        g
+        for t in obj.subtree
+        if t.dep_ in ("acl", "relcl") and t.lemma_.lower() in patterns.naming
+        for g in t.children
+        if g.dep_ in ("oprd", "attr", "dobj", "xcomp", "npadvmod")
+    ]
+    bracketed = [doc[obj.i + 2]] if obj.i + 2 < len(doc) and doc[obj.i + 1].text == "(" else []
+    following = [doc[obj.i + 1]] if obj.i + 1 < len(doc) and is_name(doc[obj.i + 1].text) else []  # "algorithm FastONL"
+    appositions = [c for c in obj.children if c.dep_ == "appos"]
+    groups = (named_by_verb, bracketed, following, [obj], appositions)
+    for tokens in groups:
+        named = [m for m in index.within(tokens, PROPOSABLE) if looks_named(m.text)]
+        if named:
+            return _short_form(named[0], index), True
+    for tokens in groups:
+        if found := index.within(tokens, PROPOSABLE):
+            return found[0], False
+    return None
+
+
+_DESCRIPTION_END = frozenset({",", ".", ";", ":", "(", "that", "which", "where", "while", "and", "whose", "who"})
+
+
+def describe(obj: Token, heads: MentionHeads) -> Mention | None:
+    """A descriptive mention for an unnamed contribution: "framework to iteratively train dense retrievers".
+
+    The head noun (with its content modifiers) and what follows it, up to eight
+    words or the end of the phrase; only for method and dataset head nouns, or
+    for an object proposed "as a measure / method ..." (then without what follows).
+    """
+    lemma = obj.lemma_.lower()
+    modifiers = {t.lemma_.lower() for left in obj.lefts for t in left.subtree}
+    # "the local effective dimension as a capacity measure": what it is proposed as
+    role = {g.lemma_.lower() for c in obj.children if c.lower_ == "as" for g in c.children if g.dep_ == "pobj"}
+    if lemma in heads.dataset:
+        label = "Dataset"
+    elif lemma in heads.method or modifiers & heads.method:
+        label = "Method"  # "a framework", "a novel algorithm - expertise trees"
+    elif role & heads.method:
+        label = "Method"
+    else:
+        return None
+    doc = obj.doc
+    start = obj.left_edge.i
+    while start < obj.i and (doc[start].lower_ in heads.generic or doc[start].pos_ in ("DET", "PRON", "PUNCT", "NUM", "CCONJ", "ADV")):
+        start += 1
+    end = obj.i + 1
+    # A named role ends the phrase at its noun: "local effective dimension" (as a measure).
+    limit = end if label == "Method" and lemma not in heads.method and not modifiers & heads.method else min(len(doc), obj.i + 9, obj.sent.end)
+    if end < limit and doc[end].lower_ in ("that", "which"):
+        end += 1  # "a method that employs core subset selection"
+    while end < limit and doc[end].lower_ not in _DESCRIPTION_END:
+        end += 1
+    while end - start > 1 and doc[end - 1].tag_ not in ("NN", "NNS", "NNP", "NNPS") and not (
+        doc[end - 1].tag_ == "VBG" and doc[end - 2].lower_ == "of"
+    ):
+        end -= 1  # end on a noun: "tools for ensuring" -> "tools"; "framework of weighting" stays
+    if end - start < 2:
+        return None
+    span = doc[start:end]
+    return Mention(span.start_char, span.end_char, label, span.text, 0.4, extractor_name("contributions"))
+
+
+def _described_by_apposition(obj: Token, heads: MentionHeads) -> Mention | None:
+    """"weight selection, a method for ...": the object is a method its apposition describes."""
+    appos = [c for c in obj.children if c.dep_ == "appos"]
+    if not appos or appos[0].lemma_.lower() not in heads.method | heads.dataset:
+        return None
+    doc = obj.doc
+    start = obj.left_edge.i
+    while start < obj.i and (doc[start].pos_ in ("DET", "PRON") or doc[start].lower_ in heads.generic):
+        start += 1
+    span = doc[start : obj.i + 1]
+    label = "Dataset" if appos[0].lemma_.lower() in heads.dataset else "Method"
+    return Mention(span.start_char, span.end_char, label, span.text, 0.5, extractor_name("contributions"))
+
+
+def _named_after(verb: Token, sent: Span, index: MentionIndex) -> Mention | None:
+    """A name defined later in the sentence ("propose our solution -- long form (LF)", "(rm StatsQ)")."""
+    doc = sent.doc
+    for token in sent[verb.i - sent.start + 1 :]:
+        if token.text != "(":
+            continue
+        for inside in doc[token.i + 1 : min(token.i + 3, sent.end)]:
+            found = index.at(inside, PROPOSABLE)
+            if found is not None and looks_named(found.text):
+                return found
+    return None
+
+
+_STOP = frozenset(
+    "for to that which where based using by with ; : . in on of across from into over between under via "
+    "through against among than as".split()
+)
+_SELF_WORDS = frozenset({"we", "paper", "work", "study", "article", "here"})
+
+
+def _surface_objects(sent: Span, index: MentionIndex, patterns: ContributionPatterns) -> tuple[Token, list[Mention]] | None:
+    """The word-order fallback when the parse is wrong ("We present(ADJ) PRESTO(ROOT)").
+
+    "we / this paper" then, within three words, a contribution verb; the object
+    is a name given later ("called X", "(X)") or the first proposable mention
+    before the phrase ends ("for", "that", "to", a colon ...).
+    """
+    tokens = list(sent)
+    for i, token in enumerate(tokens):
+        if token.lower_ not in _SELF_WORDS:
+            continue
+        for verb in tokens[i + 1 : i + 4]:
+            if verb.lemma_.lower() in patterns.verbs or verb.lower_.rstrip("s") in patterns.verbs:
+                break
+        else:
+            continue
+        after = tokens[verb.i - sent.start + 1 :]
+        for j, word in enumerate(after[:-1]):
+            if word.lemma_.lower() in patterns.naming and word.tag_ == "VBN":
+                following = [t for t in after[j + 1 : j + 4] if t.lower_ not in ("the", "as", "it")]
+                if following and (found := index.at(following[0], PROPOSABLE)):
+                    return verb, [found]
+        window = []
+        for word in after[:15]:
+            if word.lower_ in _STOP or (word.text == "," and window):
+                break
+            window.append(word)
+        found = index.within(window, PROPOSABLE)
+        named = [_short_form(m, index) for m in found if looks_named(m.text)]
+        return verb, (named or found)[:1]
+    return None
+
+
+Claims = list[tuple[Mention, float]]
+
+
+def _proposed_modifier(token: Token, index: MentionIndex) -> Claims:
+    """"our proposed weighting method", "the proposed LSA", "the proposed AugLocal method"."""
+    if not any(c.lower_ in ("our", "the") for c in token.head.children if c.dep_ in ("det", "poss")):
+        return []
+    around = index.within((t for c in conjuncts(token.head) for t in c.subtree), PROPOSABLE)
+    named = [m for m in around if looks_named(m.text)]
+    found = named[0] if named else index.at(token.head, PROPOSABLE) or (around[0] if around else None)
+    return [(found, 0.6)] if found else []
+
+
+def _statement(verb: Token, sent: Span, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads) -> Claims:
+    """What a contribution verb of the authors introduces: "we propose X", "X is proposed in this paper"."""
+    passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
+    if passive and _in_this_paper(sent, patterns):
+        objects, base = passive, 0.7
+    elif _by_authors(verb, patterns):
+        objects, base = [c for c in verb.children if c.dep_ == "dobj"], 0.9
+    else:
+        return []
+    claims = []
+    for obj in (t for o in objects for t in conjuncts(o)):
+        if (found := proposed_object(obj, index, patterns)) is not None:
+            mention, is_name = found
+            claims.append((mention, base if is_name else min(base, 0.7)))
+    if not claims and objects and (named := _named_after(verb, sent, index)):
+        claims.append((named, 0.7))
+    if not claims and base == 0.9:
+        for obj in objects:
+            if (described := describe(obj, heads) or _described_by_apposition(obj, heads)) is not None:
+                claims.append((described, 0.5))
+    return claims
+
+
+def _apposition(token: Token, index: MentionIndex, heads: MentionHeads) -> Claims:
+    """"X, a novel framework for ..." / "our method, X, ..."."""
+    head = token.head
+    if token.lemma_.lower() in heads.method | heads.dataset and any(c.lower_ in _NOVEL for c in token.children):
+        found = index.at(head, PROPOSABLE)
+    elif head.lemma_.lower() in heads.method and any(c.lower_ == "our" for c in head.children):
+        found = index.at(token, PROPOSABLE)
+    else:
+        found = None
+    return [(found, 0.65)] if found else []
+
+
+def _sentence_claims(sent: Span, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads) -> Claims:
+    """Every contribution one sentence states; word order stands in when the parse finds none."""
+    claims: Claims = []
+    for token in sent:
+        lemma = token.lemma_.lower()
+        if lemma == "propose" and token.dep_ == "amod":
+            claims += _proposed_modifier(token, index)
+        elif lemma in patterns.verbs and token.pos_ == "VERB":
+            claims += _statement(token, sent, index, patterns, heads)
+        elif token.dep_ == "appos":
+            claims += _apposition(token, index, heads)
+    if not claims and (surface := _surface_objects(sent, index, patterns)):
+        verb, mentions = surface
+        claims += [(m, 0.8 if looks_named(m.text) else 0.6) for m in mentions]
+        if not mentions and (named := _named_after(verb, sent, index)):
+            claims.append((named, 0.7))
+    return claims
+
+
+def find_contributions(
+    doc: Doc, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads
+) -> list[Fact]:
+    """``proposes`` facts for every contribution statement in ``doc`` (needs a parse), one per mention."""
+    extractor = extractor_name("contributions")
+    facts: dict[Mention, Fact] = {}
+    for sent in doc.sents:
+        for mention, confidence in _sentence_claims(sent, index, patterns, heads):
+            if mention not in facts:
+                facts[mention] = Fact(Relation.PROPOSES.value, None, mention, sentence_offsets(sent), extractor, confidence)
+    return list(facts.values()) or _fallbacks(doc, index, extractor)
+
+
+def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
+    """When no statement was recognised: "a new model, named X", or a coined acronym in a "we" sentence."""
+    for sent in doc.sents:
+        for token in sent:
+            if (
+                token.tag_ == "VBN"
+                and token.lemma_.lower() in ("name", "call", "dub", "term")
+                and any(c.lower_ in _NOVEL for c in token.head.children)
+            ):
+                following = [t for t in sent[token.i - sent.start + 1 :] if t.lower_ not in ("the", "as", "it")][:1]
+                if following and (found := index.at(following[0], PROPOSABLE)):
+                    return [Fact(Relation.PROPOSES.value, None, found, sentence_offsets(sent), extractor, 0.65)]
+    for sent in doc.sents:
+        words = {t.lower_ for t in sent}
+        if not words & {"we", "our"} or not (words & _NOVEL or any(t.lemma_.lower() in _CONTRIBUTING for t in sent)):
+            continue
+        for token in sent:
+            found = index.at(token, PROPOSABLE)
+            # 0.8: a short form typed by its own long form, not a gazetteer entry (0.9).
+            if (
+                found is not None
+                and found.score == 0.8
+                and token.i > 0
+                and doc[token.i - 1].text == "("
+                and looks_named(found.text)
+                and index.spans[found].end < len(doc)
+                and doc[index.spans[found].end].text == ")"
+            ):
+                return [Fact(Relation.PROPOSES.value, None, found, sentence_offsets(sent), extractor, 0.5)]
+    return []

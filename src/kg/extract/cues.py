@@ -1,0 +1,159 @@
+"""The word lists the rule-based extractors rely on, as versioned registered sets.
+
+Each set is a registered function with a versioned name (``kg.MentionHeads.v1``,
+``kg.ContributionPatterns.v1``, ``kg.RelationCues.v1``, ``kg.Gazetteers.v1``) so
+that a component's config says exactly which list it used; a behaviour change
+adds a ``v2`` instead of silently editing ``v1``. The lists are lower-case
+lemmas or words, kept small and precise: these extractors favour precision.
+
+>>> heads = mention_heads_v1()
+>>> "framework" in heads.method and "segmentation" in heads.task
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from spacy.util import registry
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class MentionHeads:
+    """Head nouns and modifiers that type a noun chunk, and names never worth a node."""
+
+    method: frozenset[str]
+    task: frozenset[str]
+    dataset: frozenset[str]
+    #: modifiers that add no content ("a novel framework" names nothing)
+    generic: frozenset[str]
+    #: all-caps or camel-case words that are not names of methods ("LLM", "GPU")
+    not_names: frozenset[str]
+    #: phrases shaped like tasks that name a field or a setting, not a task
+    not_tasks: frozenset[str]
+
+
+@dataclass(frozen=True)
+class ContributionPatterns:
+    """What marks the paper's own contribution: verbs, self-references, naming words."""
+
+    verbs: frozenset[str]
+    self_subjects: frozenset[str]
+    self_nouns: frozenset[str]
+    naming: frozenset[str]
+
+
+@dataclass(frozen=True)
+class RelationCues:
+    """Lemmas that signal each relation between a method and another mention."""
+
+    outperforms: frozenset[str]
+    uses: frozenset[str]
+    uses_preps: frozenset[str]
+    addresses: frozenset[str]
+    evaluation: frozenset[str]
+    results: frozenset[str]
+    locative: frozenset[str]
+    studies: frozenset[str]
+    training: frozenset[str]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+@registry.misc("kg.MentionHeads.v1")
+def mention_heads_v1() -> MentionHeads:
+    return MentionHeads(
+        method=_words(
+            "model framework method approach algorithm architecture network transformer "
+            "technique scheme pipeline system paradigm strategy mechanism module estimator "
+            "encoder decoder agent policy optimizer learner classifier detector tokenizer "
+            "retriever regularizer loss objective procedure solver toolkit library training tuning "
+            "learning normalization regularization distillation augmentation layer operation operator rule "
+            "criterion measure tool protocol recipe heuristic test"
+        ),
+        task=_words(
+            "classification detection segmentation translation generation recognition retrieval "
+            "reasoning answering summarization prediction estimation forecasting parsing tracking "
+            "captioning synthesis recommendation extraction localization tagging labeling "
+            "completion verification inpainting denoising editing planning navigation "
+            "manipulation grounding registration reconstruction identification diagnosis understanding "
+            "adaptation unlearning discovery pruning compression quantization merging "
+            "ranking regression imputation attribution exploration control counting modeling modelling "
+            "answering interpretability explainability reduction initialization analytics"
+        ),
+        dataset=_words("dataset datasets benchmark benchmarks corpus corpora suite testbed zoo zoos"),
+        generic=_words(
+            "a an the this that these those our their its his her my your we novel new simple "
+            "effective efficient proposed existing previous prior current conventional "
+            "traditional standard such other various several many different general unified "
+            "first second third two three four five principled robust powerful strong "
+            "lightweight generic specific particular same whole overall additional further "
+            "state-of-the-art sota baseline baselines recent popular typical common key main "
+            "alternative corresponding underlying resulting respective original final "
+            "-based based practical fewer more less well-known widely-used so-called art of-the-art "
+            "various theoretical empirical experimental numerical qualitative quantitative "
+            "preliminary extensive comprehensive improved competitive comparable promising "
+            "mainstream dominant representative classical classic modern advanced leading"
+        ),
+        not_names=_words(
+            "llm llms mllm mllms vlm vlms lm lms ai agi nlp cv ml dl rl gpu gpus cpu cpus tpu "
+            "api apis sota us uk eu ii iii iv pdf html json xml url urls id ids iid ood faq "
+            "cnn-based it ok vs etc fps gb tb mb kb 2d 3d 4d rgb io llm-based kl elbo"
+        ),
+        not_tasks=frozenset(
+            {"deep learning", "machine learning", "low-resource", "high-resource", "training", "learning",
+             "downstream", "real-world", "benchmark", "efficiency", "performance", "generalization"}
+        ),
+    )
+
+
+@registry.misc("kg.ContributionPatterns.v1")
+def contribution_patterns_v1() -> ContributionPatterns:
+    return ContributionPatterns(
+        verbs=_words(
+            "propose introduce present develop design build devise construct create release "
+            "formulate curate collect give provide derive"
+        ),
+        self_subjects=_words("we i"),
+        self_nouns=_words("paper work study article letter report"),
+        naming=_words("call name dub term coin"),
+    )
+
+
+@registry.misc("kg.RelationCues.v1")
+def relation_cues_v1() -> RelationCues:
+    return RelationCues(
+        outperforms=_words("outperform surpass beat exceed outstrip outclass"),
+        uses=_words(
+            "use leverage employ adopt utilize utilise incorporate integrate exploit extend "
+            "build base combine augment"
+        ),
+        uses_preps=_words("on upon"),
+        addresses=_words("address tackle solve handle target alleviate"),
+        evaluation=_words(
+            "experiment evaluation evaluate test validate benchmark assess result study analysis"
+        ),
+        results=_words(
+            "achieve attain obtain reach yield set improve outperform surpass beat exceed "
+            "perform show demonstrate score boost deliver outstrip match establish"
+        ),
+        locative=_words("on across over"),
+        studies=_words("study investigate explore consider focus examine tackle revisit"),
+        training=_words("train pretrain pre-train finetune fine-tune tune learn fit collect derive"),
+    )
+
+
+@registry.misc("kg.Gazetteers.v1")
+def gazetteers_v1() -> dict[str, Path]:
+    """The bundled gazetteer files, by the entity label their entries take."""
+    return {
+        "Dataset": DATA_DIR / "datasets.txt",
+        "Metric": DATA_DIR / "metrics.txt",
+        "Method": DATA_DIR / "methods.txt",
+        "Task": DATA_DIR / "tasks.txt",
+    }

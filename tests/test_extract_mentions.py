@@ -1,0 +1,154 @@
+"""Mentions: gazetteers, names, dataset patterns, typed phrases, acronyms and trained spans.
+
+Docs are built by hand (``spacy.blank``, tags written in) so no model is loaded.
+"""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc, Span
+
+from kg.extract.cues import gazetteers_v1, mention_heads_v1
+from kg.extract.gazetteers import build_gazetteer, read_entries
+from kg.extract.mentions import find_mentions, is_name, looks_named, name_spans
+from kg.model import Acronym
+
+HEADS = mention_heads_v1()
+
+
+@pytest.fixture(scope="module")
+def nlp() -> spacy.language.Language:
+    return spacy.blank("en")
+
+
+@pytest.fixture(scope="module")
+def gazetteer(nlp):
+    return build_gazetteer(nlp.vocab, gazetteers_v1(), nlp.make_doc)
+
+
+def labelled(mentions) -> set[tuple[str, str]]:
+    return {(m.text, m.label) for m in mentions}
+
+
+def tagged(nlp, rows: list[tuple[str, str, str, str]]) -> Doc:
+    """A Doc from (word, POS, tag, lemma) rows; no parse."""
+    words, pos, tags, lemmas = (list(column) for column in zip(*rows))
+    return Doc(nlp.vocab, words=words, pos=pos, tags=tags, lemmas=lemmas)
+
+
+def test_gazetteer_entries_are_found_with_their_labels(nlp, gazetteer) -> None:
+    doc = nlp("We report BLEU and accuracy on ImageNet, CIFAR-10 and SQuAD with ResNet-50 for question answering.")
+    found = labelled(find_mentions(doc, gazetteer, HEADS))
+    assert {("BLEU", "Metric"), ("accuracy", "Metric"), ("ImageNet", "Dataset"), ("CIFAR-10", "Dataset")} <= found
+    assert {("SQuAD", "Dataset"), ("ResNet-50", "Method"), ("question answering", "Task")} <= found
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("Glue the parts together.", "Glue"),  # "=GLUE" is matched as written only
+        ("the full-precision baseline", "precision"),  # part of a hyphenated word
+        ("a drop-in replacement", "drop"),
+    ],
+)
+def test_gazetteer_ordinary_words_are_not_names(nlp, gazetteer, text: str, absent: str) -> None:
+    assert absent not in {m.text for m in find_mentions(nlp(text), gazetteer, HEADS)}
+
+
+def test_read_entries_marks_exact_ones() -> None:
+    assert read_entries(["# c", "=GLUE", "ImageNet", "  "]) == [("GLUE", True), ("ImageNet", False)]
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("LLaMA", True), ("ResNet-50", True), ("GPT-4", True), ("T5", True), ("iHOMER", True), ("Transformer", False), ("The", False), ("Theta(n^2", False)],
+)
+def test_name_shapes(word: str, expected: bool) -> None:
+    assert is_name(word) is expected
+
+
+def test_names_join_attached_hyphens_and_skip_generic_acronyms(nlp) -> None:
+    doc = nlp("We introduce AWARE-US and SAES-SVD, unlike LLMs and BERT-based models.")
+    texts = [doc[s:e].text for s, e in name_spans(doc, HEADS.not_names)]
+    assert texts == ["AWARE-US", "SAES-SVD", "BERT"]
+
+
+def test_looks_named() -> None:
+    assert looks_named("Local Support Learning") and looks_named("FooNet")
+    assert not looks_named("graph clustering algorithm")
+
+
+@pytest.mark.parametrize(
+    ("text", "datasets"),
+    [
+        ("results on the MMLU , GSM8K and MATH benchmarks", {"MMLU", "GSM8K", "MATH"}),
+        ("we release the AWARE-US benchmark", {"AWARE-US"}),
+        ("on five benchmark datasets", set()),
+        ("on the Penn Treebank dataset", {"Penn Treebank"}),
+    ],
+)
+def test_names_before_a_dataset_noun_are_datasets(nlp, text: str, datasets: set[str]) -> None:
+    doc = nlp(text)
+    for token in doc:  # proper nouns as a tagger would mark them
+        token.pos_ = "PROPN" if token.is_title else "NOUN"
+    found = {m.text for m in find_mentions(doc, None, HEADS) if m.label == "Dataset"}
+    assert found == datasets
+
+
+def test_typed_phrases_drop_generic_words(nlp) -> None:
+    doc = tagged(
+        nlp,
+        [
+            ("We", "PRON", "PRP", "we"),
+            ("present", "VERB", "VBP", "present"),
+            ("a", "DET", "DT", "a"),
+            ("simple", "ADJ", "JJ", "simple"),
+            ("graph", "NOUN", "NN", "graph"),
+            ("clustering", "VERB", "VBG", "cluster"),
+            ("algorithm", "NOUN", "NN", "algorithm"),
+            ("and", "CCONJ", "CC", "and"),
+            ("a", "DET", "DT", "a"),
+            ("novel", "ADJ", "JJ", "novel"),
+            ("framework", "NOUN", "NN", "framework"),
+            ("for", "ADP", "IN", "for"),
+            ("the", "DET", "DT", "the"),
+            ("query", "NOUN", "NN", "query"),
+            ("repair", "NOUN", "NN", "repair"),
+            ("problem", "NOUN", "NN", "problem"),
+        ],
+    )
+    doc[0].dep_ = "nsubj"  # any dependency label marks the Doc as parsed
+    found = labelled(find_mentions(doc, None, HEADS))
+    assert ("graph clustering algorithm", "Method") in found
+    assert ("query repair", "Task") in found  # "the ... problem" names its task
+    assert not any(text.endswith("framework") for text, _ in found)  # "a novel framework" names nothing
+
+
+def test_acronym_short_forms_take_the_long_form_label(nlp) -> None:
+    text = "We formulate a local sentiment aggregation paradigm ( LSA ) . LSA works ."
+    doc = nlp(text)
+    acronym = Acronym("LSA", "local sentiment aggregation paradigm", text.index("local"), text.index(" ( LSA"))
+    found = find_mentions(doc, None, HEADS, (acronym,))
+    assert [(m.text, m.label) for m in found if m.text == "LSA"] == [("LSA", "Method"), ("LSA", "Method")]
+    assert ("local sentiment aggregation paradigm", "Method") in labelled(found)
+
+
+def test_trained_spans_are_mapped_and_scored(nlp) -> None:
+    doc = nlp("Our parser handles dependency parsing well .")
+    doc.spans["scierc"] = [Span(doc, 1, 2, label="Method"), Span(doc, 3, 5, label="Generic")]
+    doc.spans["scierc"].attrs["scores"] = [0.8, 0.9]
+
+    def map_entity(label: str, text: str):
+        return None if label == "Generic" else label
+
+    found = find_mentions(doc, None, HEADS, map_entity=map_entity)
+    parser = [m for m in found if m.text == "parser"]
+    assert parser and parser[0].extractor.startswith("kg.scierc/") and parser[0].score == pytest.approx(0.72)
+    assert "dependency parsing" not in {m.text for m in found}
+    # Scores stored as an (n, 1) array read the same.
+    doc.spans["scierc"].attrs["scores"] = numpy.array([[0.8], [0.9]])
+    assert [m.score for m in find_mentions(doc, None, HEADS, map_entity=map_entity) if m.text == "parser"] == [0.72]
+    doc.spans["scierc"] = []
+    assert "parser" not in {m.text for m in find_mentions(doc, None, HEADS, map_entity=map_entity)}
