@@ -122,3 +122,12 @@ def test_iris_are_valid_whatever_the_ids():
     )
     data = graph.serialize("ntriples")
     assert len(list(ox.parse(data, format=ox.RdfFormat.N_TRIPLES))) == len(graph)
+
+
+def test_views_are_reused_until_the_store_changes(tiny_graph):
+    first = tiny_graph.to_networkx()
+    assert tiny_graph.to_networkx() is first
+    tiny_graph.store.add(ox.Quad(ox.NamedNode(paper_iri("p1")), ox.NamedNode(str(KG.hasCode)), ox.NamedNode("https://example.org/code")))
+    changed = tiny_graph.to_networkx()
+    assert changed is not first and changed.has_edge(paper_iri("p1"), "https://example.org/code") is False  # no Statement: not a fact
+    assert len(list(tiny_graph.facts())) == 5

@@ -138,6 +138,20 @@ class KnowledgeGraph:
 
     def __init__(self, store: ox.Store | None = None) -> None:
         self.store = store if store is not None else ox.Store()
+        # Derived views, kept while the store's size is unchanged: exporters ask for them
+        # several times in a row. Call :meth:`forget_views` after editing the store in place.
+        self._views: dict[str, tuple[int, Any]] = {}
+
+    def _view(self, name: str, make: Any) -> Any:
+        size = len(self.store)
+        cached = self._views.get(name)
+        if cached is None or cached[0] != size:
+            cached = self._views[name] = (size, make())
+        return cached[1]
+
+    def forget_views(self) -> None:
+        """Drop the cached fact table and NetworkX view (after editing the store in place)."""
+        self._views.clear()
 
     # -- construction -------------------------------------------------------------
 
@@ -244,6 +258,9 @@ class KnowledgeGraph:
 
     def facts(self) -> Iterator[FactRow]:
         """One row per fact and supporting paper, sorted, with labels and types."""
+        return iter(self._view("facts", self._fact_rows))
+
+    def _fact_rows(self) -> list[FactRow]:
         labels, types = self._labels(), self._types()
         rows = []
         for row in self.select(_STATEMENTS):
@@ -264,7 +281,7 @@ class KnowledgeGraph:
                 )
             )
         rows.sort()
-        return iter(rows)
+        return rows
 
     def to_networkx(self) -> nx.MultiDiGraph:
         """A NetworkX MultiDiGraph derived from the RDF graph.
@@ -273,7 +290,11 @@ class KnowledgeGraph:
         (papers mentioning it; for a paper, 1); edges are keyed by relation and
         carry ``relation``, ``support`` (number of papers), ``papers``,
         ``evidence`` (one sentence per paper) and ``confidence`` (the highest).
+        The same object is returned until the store changes size: copy it before editing.
         """
+        return self._view("networkx", self._make_networkx)
+
+    def _make_networkx(self) -> nx.MultiDiGraph:
         import networkx as nx
 
         labels, types = self._labels(), self._types()
