@@ -128,3 +128,16 @@ def test_parsers_never_raise(name: str, data: st.DataObject):
     """Each parse_<fmt> only yields valid Papers and one-line Rejections, whatever it is fed."""
     kind = data.draw(st.sampled_from(sorted(FUZZ.INPUTS)))
     FUZZ.check(name, data.draw(FUZZ.INPUTS[kind](name)))
+
+
+def test_documented_outcomes_match_the_cases():
+    """docs/INPUTS.md lists every case with the outcome the tests check."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "INPUTS.md").read_text(encoding="utf-8")
+    cases = json.loads((root / "tests" / "data" / "bad_inputs" / "cases.json").read_text(encoding="utf-8"))
+    for case in cases:
+        rejections = ", ".join(f"{n}× {code}" for code, n in sorted(case["rejections"].items())) or "—"
+        assert f"| `{case['file']}` | {case['papers']} | {rejections} |" in doc, case["file"]
