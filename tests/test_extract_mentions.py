@@ -152,3 +152,63 @@ def test_trained_spans_are_mapped_and_scored(nlp) -> None:
     assert [m.score for m in find_mentions(doc, None, HEADS, map_entity=map_entity) if m.text == "parser"] == [0.72]
     doc.spans["scierc"] = []
     assert "parser" not in {m.text for m in find_mentions(doc, None, HEADS, map_entity=map_entity)}
+
+
+def test_names_join_alphanumeric_parts_after_a_hyphen(nlp) -> None:
+    doc = nlp("We test on PA-100K and RAP.")
+    assert "PA-100K" in [doc[s:e].text for s, e in name_spans(doc, HEADS.not_names)]
+
+
+def test_generic_words_come_from_the_shared_lexicon() -> None:
+    from kg.lexicon import DETERMINERS, GENERIC_MODIFIERS
+
+    assert DETERMINERS | GENERIC_MODIFIERS <= HEADS.generic
+    assert "few" not in HEADS.generic  # "few-shot learning" keeps its first word
+
+
+def _parsed(nlp, rows: list[tuple[str, str, str, str, int]]) -> Doc:
+    words, pos, tags, deps, heads = (list(column) for column in zip(*rows))
+    lemmas = [{"achieves": "achieve", "wins": "win"}.get(w.lower(), w.lower()) for w in words]
+    return Doc(nlp.vocab, words=words, pos=pos, tags=tags, deps=deps, heads=heads, lemmas=lemmas)
+
+
+def test_a_name_typed_by_its_apposition_is_found_again(nlp) -> None:
+    # "We propose Bone , a method . Bone wins ."
+    doc = _parsed(
+        nlp,
+        [
+            ("We", "PRON", "PRP", "nsubj", 1),
+            ("propose", "VERB", "VBP", "ROOT", 1),
+            ("Bone", "PROPN", "NNP", "dobj", 1),
+            (",", "PUNCT", ",", "punct", 2),
+            ("a", "DET", "DT", "det", 5),
+            ("method", "NOUN", "NN", "appos", 2),
+            (".", "PUNCT", ".", "punct", 1),
+            ("Bone", "PROPN", "NNP", "nsubj", 8),
+            ("wins", "VERB", "VBZ", "ROOT", 8),
+            (".", "PUNCT", ".", "punct", 8),
+        ],
+    )
+    found = [(m.text, m.label, m.start) for m in find_mentions(doc, None, HEADS)]
+    assert [(text, label) for text, label, _ in found] == [("Bone", "Method"), ("Bone", "Method")]
+
+
+def test_untyped_names_results_are_reported_on_are_datasets(nlp) -> None:
+    # "FooNet achieves top accuracy on PASLX and CCSX ."
+    doc = _parsed(
+        nlp,
+        [
+            ("FooNet", "PROPN", "NNP", "nsubj", 1),
+            ("achieves", "VERB", "VBZ", "ROOT", 1),
+            ("top", "ADJ", "JJ", "amod", 3),
+            ("accuracy", "NOUN", "NN", "dobj", 1),
+            ("on", "ADP", "IN", "prep", 1),
+            ("PASLX", "PROPN", "NNP", "pobj", 4),
+            ("and", "CCONJ", "CC", "cc", 5),
+            ("CCSX", "PROPN", "NNP", "conj", 5),
+            (".", "PUNCT", ".", "punct", 1),
+        ],
+    )
+    labels = {m.text: m.label for m in find_mentions(doc, None, HEADS)}
+    assert labels["PASLX"] == labels["CCSX"] == "Dataset"
+    assert labels["FooNet"] == "Method"

@@ -6,6 +6,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
+from kg.extract import EXTRACTOR_VERSION
 from kg.extract.contributions import find_contributions
 from kg.extract.cues import contribution_patterns_v1, gazetteers_v1, mention_heads_v1, relation_cues_v1
 from kg.extract.gazetteers import build_gazetteer
@@ -49,7 +50,7 @@ def test_hand_parsed_proposal_and_purpose() -> None:
     proposed = find_contributions(doc, index, PATTERNS, HEADS)
     assert triples(proposed) == {("proposes", None, "FooNet")}
     assert proposed[0].confidence == 0.9 and proposed[0].sentence == (0, doc[:].end_char)
-    assert proposed[0].extractor == "kg.contributions/1"
+    assert proposed[0].extractor == f"kg.contributions/{EXTRACTOR_VERSION}"
     facts = find_relations(doc, index, proposals(proposed), CUES, HEADS, PATTERNS)
     assert ("addresses", "FooNet", "image classification") in triples(facts)
     assert all(0.0 <= f.confidence <= 1.0 and f.extractor.startswith("kg.") for f in facts)
@@ -181,3 +182,87 @@ def test_trained_relations_are_mapped_and_swapped() -> None:
     assert trained[0].confidence == pytest.approx(0.8)
     rules_only = find_relations(doc, index, [], CUES, HEADS, PATTERNS, None)
     assert not [f for f in rules_only if f.extractor.startswith("kg.scierc/")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("In this study, we propose the local effective dimension as a capacity measure which correlates with error.", "local effective dimension"),
+        ("This results in our new method Explained Variance Adaptation (EVA).", "Explained Variance Adaptation"),
+        ("We propose a minimalistic model robustness patching framework that carries a model trained on clean data.", "minimalistic model robustness patching framework"),
+        ("We define the value of a set to be the change when only this set has changed, and derive an importance weighting method for computing it.", "importance weighting method"),
+        ("In this paper, a data-driven local-verification approach is proposed to compete in the challenge.", "data-driven local-verification approach"),
+        ("In this article, we propose some simple transformations of these classifiers resulting in improved performance.", "transformations of these classifiers"),
+        ("Given this, we advocate employing local equivariance, leading to a self-consistent robust error named SCORE.", "SCORE"),
+    ],
+)
+def test_more_contribution_statements(pipeline, text: str, name: str) -> None:
+    proposed = [f.object.text for f in pipeline(text)._.kg_facts if f.relation == "proposes"]
+    assert proposed[:1] == [name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "not_proposed"),
+    [
+        ("In detail, we propose to exploit the richer priors from strong self-supervised pre-trained models (PTM).", "PTM"),
+        ("Our work builds upon recent 3D CNN-based descriptor extractors, which use voxels.", "CNN"),
+        ("We show that the proposed regularization with triplet loss outperforms existing techniques.", "triplet loss"),
+        ("We combine the previously proposed joint distance covariance (JdCov) with a new measure.", "joint distance covariance"),
+        ("In this paper we provide an explanation based on the recently observed phenomenon, called neural collapse.", "neural collapse"),
+        ("We formalize and study a phenomenon called feature collapse in language tasks.", "feature collapse"),
+        ("Our model shows robustness on two benchmarks for Knee OsteoArthritis (KOA) grade classification.", "Knee OsteoArthritis"),
+        ("We validate FooNet on the benchmarks -- ImageNet and derived five distribution shift benchmarks.", "distribution shift"),
+    ],
+)
+def test_no_contribution_of_what_others_made(pipeline, text: str, not_proposed: str) -> None:
+    proposed = {f.object.text for f in pipeline(text)._.kg_facts if f.relation == "proposes"}
+    assert not any(not_proposed in p for p in proposed), proposed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        (
+            "We propose FooNet. Finally, we validate that our method outperforms existing approaches on four benchmark "
+            "datasets: Corrupted CIFAR-10, Biased FFHQ, WaterBirds, and CelebA.",
+            ("evaluatedOn", "FooNet", "WaterBirds"),
+        ),
+        (
+            "We propose FooNet. Experiments on CIFAR10/100 and Tiny ImageNet demonstrate the superiority of the proposed algorithms.",
+            ("evaluatedOn", "FooNet", "Tiny ImageNet"),
+        ),
+        (
+            "We propose FooNet. Experiments show that FooNet outperforms existing methods on various classification tasks.",
+            ("addresses", "FooNet", "classification"),
+        ),
+    ],
+)
+def test_result_sentences_about_the_papers_method(pipeline, text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in facts_of(pipeline, text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        (
+            "We propose FooNet. When fine-tuning LLaMA2-7B on the MetaMathQA dataset and validating on GSM8k, FooNet scores 49.",
+            ("evaluatedOn", "FooNet", "MetaMathQA"),
+        ),
+        (
+            "Recent advancements in Large Language Models (LLMs) have showcased their capabilities in text understanding. "
+            "We propose FooNet, a method for machine unlearning.",
+            ("addresses", "FooNet", "text understanding"),
+        ),
+        (
+            "Pedestrian attribute recognition has attracted attention due to its wide applications in scene understanding. "
+            "We propose FooNet for it.",
+            ("addresses", "FooNet", "scene understanding"),
+        ),
+    ],
+)
+def test_no_relation_to_training_data_or_examples(pipeline, text: str, absent: tuple[str, str, str]) -> None:
+    assert absent not in facts_of(pipeline, text)

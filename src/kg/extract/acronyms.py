@@ -42,6 +42,9 @@ def is_short_form(text: str) -> bool:
     )
 
 
+_FUNCTION_WORDS = frozenset({"and", "or", "of", "the", "a", "an", "for", "in", "on", "to", "with", "by"})
+
+
 def best_long_form(short: str, candidate: str) -> str | None:
     """The shortest tail of ``candidate`` whose letters spell ``short`` (Schwartz-Hearst).
 
@@ -49,6 +52,8 @@ def best_long_form(short: str, candidate: str) -> str | None:
     'Local Support Learning'
     >>> best_long_form("XYZ", "nothing matches here") is None
     True
+    >>> best_long_form("AGLFOP", "the Accuracy and Global-Local Fairness Optimality Problem")
+    'Accuracy and Global-Local Fairness Optimality Problem'
     """
     s_idx, l_idx = len(short) - 1, len(candidate) - 1
     while s_idx >= 0:
@@ -60,6 +65,8 @@ def best_long_form(short: str, candidate: str) -> str | None:
         while l_idx >= 0 and (
             candidate[l_idx].lower() != char
             or (s_idx == 0 and l_idx > 0 and candidate[l_idx - 1].isalnum())
+            # nor is it a function word: "the Accuracy and Global ... Problem (AGLFOP)"
+            or (s_idx == 0 and candidate[l_idx:].split(" ", 1)[0].lower() in _FUNCTION_WORDS)
         ):
             l_idx -= 1
         if l_idx < 0:

@@ -25,8 +25,8 @@ from spacy.tokens import Doc
 from kg.model import Acronym, Fact, Mention
 
 #: Bumped whenever extraction behaviour changes: part of every Fact.extractor
-#: ("kg.contributions/1") and of the per-paper cache key.
-EXTRACTOR_VERSION = "1"
+#: ("kg.contributions/2") and of the per-paper cache key.
+EXTRACTOR_VERSION = "2"
 
 EXTENSIONS = ("kg_mentions", "kg_facts", "kg_acronyms")
 
@@ -37,7 +37,7 @@ def extractor_name(stage: str) -> str:
     """The versioned name a fact or mention records as its producer.
 
     >>> extractor_name("relations")
-    'kg.relations/1'
+    'kg.relations/2'
     """
     return f"kg.{stage}/{EXTRACTOR_VERSION}"
 

@@ -11,8 +11,17 @@ Recognised statements, each with its confidence:
 - "X is proposed / introduced in this paper": 0.7;
 - "X, a novel framework for ...", "our method, X, ...": 0.65;
 - "our proposed X", "the proposed X": 0.6;
-- when nothing else was found: "a new model, named X" (0.65), a coined acronym
-  defined in a sentence where "we" propose or introduce (0.5).
+- when nothing else was found: "a new model, named X", "we ..., leading to an error
+  named X" (0.65), a coined acronym ("Local Support Learning (LSL)") defined in a
+  sentence where "we" propose or introduce (0.5).
+
+What others made is left out: "we propose to exploit priors from pre-trained models
+(PTM)", "our work builds upon X", "the previously proposed X", "the recently observed
+phenomenon, called X", "the proposed regularization with [triplet loss]".
+A description is kept short: the head noun and its content modifiers ("minimalistic
+model robustness 'patching' framework"), or, for a bare head, the clause after it
+("method that employs core subset selection"); things made that are no method head
+count too ("an importance score", "transformations of these classifiers").
 
 The object is the name the contribution gets ("a framework called X", "X, a
 benchmark of ...", "a method (X)"; a long form gives way to its acronym), else
@@ -49,6 +58,12 @@ def _by_authors(verb: Token, patterns: ContributionPatterns) -> bool:
             )
         if current.dep_ not in ("conj", "xcomp", "pcomp", "advcl", "dep") or current.head is current:
             return False
+        if current.dep_ == "conj" and current.i > 0 and current.doc[current.i - 1].lower_ == "and":
+            # "We define ... when Y has changed, and derive Z": the parser hangs the second
+            # verb on the nearest clause; a subjectless verb after "and" shares the sentence's subject.
+            root = current.sent.root
+            if any(c.dep_ == "nsubj" and c.lower_ in patterns.self_subjects for c in root.children):
+                return True
         current = current.head
     return False
 
@@ -88,7 +103,10 @@ def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatte
     named_by_verb = [
         g
         for t in obj.subtree
-        if t.dep_ in ("acl", "relcl") and t.lemma_.lower() in patterns.naming
+        if t.dep_ in ("acl", "relcl")
+        and t.lemma_.lower() in patterns.naming
+        and _steps_up(t, obj) <= 4
+        and not any(w.lower_ in _PRIOR for w in doc[obj.i : t.i])  # "... the recently observed X, called Y"
         for g in t.children
         if g.dep_ in ("oprd", "attr", "dobj", "xcomp", "npadvmod")
     ]
@@ -106,39 +124,74 @@ def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatte
     return None
 
 
-_DESCRIPTION_END = frozenset({",", ".", ";", ":", "(", "that", "which", "where", "while", "and", "whose", "who"})
+def _steps_up(token: Token, ancestor: Token) -> int:
+    """How many arcs lead up from ``token`` to ``ancestor`` (a large number when it is not above it).
+
+    "a method based on Y, called X" names the method; "an explanation based on the
+    recently observed phenomenon that features show a property, called X" does not
+    name the explanation, and its naming verb hangs far below it.
+    """
+    steps = 0
+    while token.i != ancestor.i and token.head.i != token.i and steps < 10:
+        token, steps = token.head, steps + 1
+    return steps if token.i == ancestor.i else 10
+
+
+_DESCRIPTION_END = frozenset({",", ".", ";", ":", "(", "that", "which", "where", "while", "and", "whose", "who", "by"})
+
+
+_CONTAINERS = frozenset({"suite", "set", "collection", "series", "family", "class", "range", "variety", "number"})
+#: Nouns for things made, which "we propose / introduce" makes a contribution even
+#: though they are no method heads ("simple transformations of these classifiers").
+_ARTIFACTS = frozenset(
+    "transformation modification variant extension generalization generalisation relaxation "
+    "reformulation score index metric intervention correction estimator".split()
+)
 
 
 def describe(obj: Token, heads: MentionHeads) -> Mention | None:
     """A descriptive mention for an unnamed contribution: "framework to iteratively train dense retrievers".
 
-    The head noun (with its content modifiers) and what follows it, up to eight
-    words or the end of the phrase; only for method and dataset head nouns, or
-    for an object proposed "as a measure / method ..." (then without what follows).
+    The head noun with its content modifiers ("minimalistic model robustness
+    'patching' framework"); when the head has none, what follows it too, up to
+    eight words or the end of the phrase ("method that employs core subset
+    selection"). Only for method and dataset head nouns, or for an object proposed
+    "as a measure / method ..." (then without what follows). A container noun
+    ("a suite of comparisons") is typed by what it holds.
     """
     lemma = obj.lemma_.lower()
+    doc = obj.doc
     modifiers = {t.lemma_.lower() for left in obj.lefts for t in left.subtree}
-    # "the local effective dimension as a capacity measure": what it is proposed as
-    role = {g.lemma_.lower() for c in obj.children if c.lower_ == "as" for g in c.children if g.dep_ == "pobj"}
-    if lemma in heads.dataset:
+    # "(we propose) the local effective dimension as a capacity measure": what it is proposed as
+    preps = [*obj.children, *(obj.head.children if obj.dep_ == "dobj" else ())]
+    role = {g.lemma_.lower() for c in preps if c.lower_ == "as" for g in c.children if g.dep_ == "pobj"}
+    kind = lemma
+    if lemma in _CONTAINERS and obj.i + 2 < len(doc) and doc[obj.i + 1].lower_ == "of":
+        held = [g for c in obj.children if c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]
+        kind = held[0].lemma_.lower() if held else ""
+    if kind in heads.dataset:
         label = "Dataset"
-    elif lemma in heads.method or modifiers & heads.method:
-        label = "Method"  # "a framework", "a novel algorithm - expertise trees"
-    elif role & heads.method:
+    elif kind in heads.method or kind in _ARTIFACTS or (kind == lemma and modifiers & heads.method):
+        label = "Method"  # "a framework", "a novel algorithm - expertise trees", "an importance score"
+    elif kind == lemma and role & heads.method:
         label = "Method"
     else:
         return None
-    doc = obj.doc
     start = obj.left_edge.i
     while start < obj.i and (doc[start].lower_ in heads.generic or doc[start].pos_ in ("DET", "PRON", "PUNCT", "NUM", "CCONJ", "ADV")):
         start += 1
     end = obj.i + 1
-    # A named role ends the phrase at its noun: "local effective dimension" (as a measure).
-    limit = end if label == "Method" and lemma not in heads.method and not modifiers & heads.method else min(len(doc), obj.i + 9, obj.sent.end)
+    content = [t for t in doc[start : obj.i] if t.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and t.lower_ not in heads.generic]
+    # A named role ends the phrase at its noun: "local effective dimension" (as a measure);
+    # so do content modifiers: the phrase then says what it is without the clause after it.
+    bare = lemma in heads.method | heads.dataset | _ARTIFACTS or modifiers & heads.method or kind != lemma
+    limit = end if not bare or (content and kind == lemma) else min(len(doc), obj.i + 9, obj.sent.end)
     if end < limit and doc[end].lower_ in ("that", "which"):
         end += 1  # "a method that employs core subset selection"
-    while end < limit and doc[end].lower_ not in _DESCRIPTION_END:
-        end += 1
+    while end < limit and doc[end].lower_ not in _DESCRIPTION_END and not (
+        doc[end].dep_ == "acl" and doc[end].tag_ in ("VBG", "VBN") and end > obj.i + 1
+    ):
+        end += 1  # up to a participle clause: "transformations of these classifiers [resulting in ...]"
     while end - start > 1 and doc[end - 1].tag_ not in ("NN", "NNS", "NNP", "NNPS") and not (
         doc[end - 1].tag_ == "VBG" and doc[end - 2].lower_ == "of"
     ):
@@ -167,6 +220,8 @@ def _named_after(verb: Token, sent: Span, index: MentionIndex) -> Mention | None
     """A name defined later in the sentence ("propose our solution -- long form (LF)", "(rm StatsQ)")."""
     doc = sent.doc
     for token in sent[verb.i - sent.start + 1 :]:
+        if token.lower_ in _DEEPER and doc[token.i - 1].lower_ not in ("referred", "known", "to"):
+            return None  # "propose to exploit priors from pre-trained models (PTM)": not what is proposed
         if token.text != "(":
             continue
         for inside in doc[token.i + 1 : min(token.i + 3, sent.end)]:
@@ -178,7 +233,14 @@ def _named_after(verb: Token, sent: Span, index: MentionIndex) -> Mention | None
 
 _STOP = frozenset(
     "for to that which where based using by with ; : . in on of across from into over between under via "
-    "through against among than as".split()
+    "through against among than as upon".split()
+)
+#: Words after which a parenthesised name belongs to something deeper than the object.
+_DEEPER = _STOP - {":", "for", "that", "which"}
+#: Modifiers of a noun that someone else introduced ("the previously proposed X").
+_PRIOR = frozenset(
+    "recent recently existing previous previously prior popular known well-known observed standard "
+    "classic classical famous widely original conventional traditional".split()
 )
 _SELF_WORDS = frozenset({"we", "paper", "work", "study", "article", "here"})
 
@@ -200,7 +262,11 @@ def _surface_objects(sent: Span, index: MentionIndex, patterns: ContributionPatt
         else:
             continue
         after = tokens[verb.i - sent.start + 1 :]
+        if after and after[0].pos_ == "ADP":
+            return None  # "our work builds upon X", "we build on X": what the paper uses
         for j, word in enumerate(after[:-1]):
+            if word.lower_ in _PRIOR:
+                break  # "an explanation based on the recently observed X, called Y": Y is not theirs
             if word.lemma_.lower() in patterns.naming and word.tag_ == "VBN":
                 following = [t for t in after[j + 1 : j + 4] if t.lower_ not in ("the", "as", "it")]
                 if following and (found := index.at(following[0], PROPOSABLE)):
@@ -220,10 +286,19 @@ Claims = list[tuple[Mention, float]]
 
 
 def _proposed_modifier(token: Token, index: MentionIndex) -> Claims:
-    """"our proposed weighting method", "the proposed LSA", "the proposed AugLocal method"."""
+    """"our proposed weighting method", "the proposed LSA", "the proposed AugLocal method".
+
+    Only the noun phrase itself counts: not "the proposed regularization with [triplet
+    loss]", nor "the previously proposed [JdCov]".
+    """
     if not any(c.lower_ in ("our", "the") for c in token.head.children if c.dep_ in ("det", "poss")):
         return []
-    around = index.within((t for c in conjuncts(token.head) for t in c.subtree), PROPOSABLE)
+    if any(c.lower_ in _PRIOR for c in token.children) or (token.i > 0 and token.nbor(-1).lower_ in _PRIOR):
+        return []
+    around = index.within(
+        (t for c in conjuncts(token.head) for t in (*c.lefts, c, *(a for a in c.children if a.dep_ == "appos"))),
+        PROPOSABLE,
+    )
     named = [m for m in around if looks_named(m.text)]
     found = named[0] if named else index.at(token.head, PROPOSABLE) or (around[0] if around else None)
     return [(found, 0.6)] if found else []
@@ -234,6 +309,8 @@ def _statement(verb: Token, sent: Span, index: MentionIndex, patterns: Contribut
     passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
     if passive and _in_this_paper(sent, patterns):
         objects, base = passive, 0.7
+    elif verb.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass", "nsubj") for c in verb.children):
+        return []  # a participle, or one the tagger took for a past tense: "ImageNet and derived benchmarks"
     elif _by_authors(verb, patterns):
         objects, base = [c for c in verb.children if c.dep_ == "dobj"], 0.9
     else:
@@ -245,7 +322,7 @@ def _statement(verb: Token, sent: Span, index: MentionIndex, patterns: Contribut
             claims.append((mention, base if is_name else min(base, 0.7)))
     if not claims and objects and (named := _named_after(verb, sent, index)):
         claims.append((named, 0.7))
-    if not claims and base == 0.9:
+    if not claims:  # "we propose a novel framework that ...", "a ... approach is proposed in this paper"
         for obj in objects:
             if (described := describe(obj, heads) or _described_by_apposition(obj, heads)) is not None:
                 claims.append((described, 0.5))
@@ -296,30 +373,46 @@ def find_contributions(
     return list(facts.values()) or _fallbacks(doc, index, extractor)
 
 
+#: What "we study a phenomenon called X" names: something observed, not something made.
+_OBSERVED = frozenset("phenomenon effect behavior behaviour property problem issue regime challenge task".split())
+
+
+def _ours(naming: Token, sent: Span) -> bool:
+    """Whether what ``naming`` ("named", "called") names is the authors' own: "we" are the
+    subject of the sentence and nothing before marks it as someone else's ("a recently
+    observed phenomenon, called X")."""
+    if naming.head.lemma_.lower() in _OBSERVED or not any(t.lower_ == "we" and t.dep_ == "nsubj" for t in sent):
+        return False
+    return not any(t.lower_ in _PRIOR for t in sent.doc[sent.start : naming.i])
+
+
 def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
     """When no statement was recognised: "a new model, named X", or a coined acronym in a "we" sentence."""
     for sent in doc.sents:
         for token in sent:
             if (
                 token.tag_ == "VBN"
-                and token.lemma_.lower() in ("name", "call", "dub", "term")
-                and any(c.lower_ in _NOVEL for c in token.head.children)
+                and token.lemma_.lower() in ("name", "call", "dub", "term", "coin")
+                and (any(c.lower_ in _NOVEL for c in token.head.children) or _ours(token, sent))
             ):
                 following = [t for t in sent[token.i - sent.start + 1 :] if t.lower_ not in ("the", "as", "it")][:1]
                 if following and (found := index.at(following[0], PROPOSABLE)):
                     return [Fact(Relation.PROPOSES.value, None, found, sentence_offsets(sent), extractor, 0.65)]
     for sent in doc.sents:
         words = {t.lower_ for t in sent}
-        if not words & {"we", "our"} or not (words & _NOVEL or any(t.lemma_.lower() in _CONTRIBUTING for t in sent)):
-            continue
+        if not words & {"we", "our"} or not (words & {"novel", "new"} or any(t.lemma_.lower() in _CONTRIBUTING for t in sent)):
+            continue  # "our model ... benchmarks for Knee OsteoArthritis (KOA)" coins nothing
         for token in sent:
             found = index.at(token, PROPOSABLE)
             # 0.8: a short form typed by its own long form, not a gazetteer entry (0.9).
+            long_form = index.at(doc[token.i - 2]) if token.i > 1 else None
             if (
                 found is not None
                 and found.score == 0.8
-                and token.i > 0
+                and token.i > 1
                 and doc[token.i - 1].text == "("
+                and long_form is not None
+                and looks_named(long_form.text)  # a coinage: "Local Support Learning (LSL)", not "pre-trained models (PTM)"
                 and looks_named(found.text)
                 and index.spans[found].end < len(doc)
                 and doc[index.spans[found].end].text == ")"

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from spacy.util import registry
 
+from kg.lexicon import DETERMINERS, GENERIC_MODIFIERS, MODEL_FAMILY_ACRONYMS
+
 DATA_DIR = Path(__file__).parent / "data"
 
 
@@ -87,21 +89,16 @@ def mention_heads_v1() -> MentionHeads:
             "answering interpretability explainability reduction initialization analytics"
         ),
         dataset=_words("dataset datasets benchmark benchmarks corpus corpora suite testbed zoo zoos"),
-        generic=_words(
-            "a an the this that these those our their its his her my your we novel new simple "
-            "effective efficient proposed existing previous prior current conventional "
-            "traditional standard such other various several many different general unified "
-            "first second third two three four five principled robust powerful strong "
-            "lightweight generic specific particular same whole overall additional further "
-            "state-of-the-art sota baseline baselines recent popular typical common key main "
-            "alternative corresponding underlying resulting respective original final "
-            "-based based practical fewer more less well-known widely-used so-called art of-the-art "
-            "various theoretical empirical experimental numerical qualitative quantitative "
-            "preliminary extensive comprehensive improved competitive comparable promising "
-            "mainstream dominant representative classical classic modern advanced leading"
+        # The words every stage treats as generic (kg.lexicon), and a few only extraction needs.
+        generic=DETERMINERS
+        | GENERIC_MODIFIERS
+        | _words(
+            "third lightweight whole principled practical fewer less state-of-the-art art of-the-art "
+            "baselines -based based well-known widely-used so-called"
         ),
-        not_names=_words(
-            "llm llms mllm mllms vlm vlms lm lms ai agi nlp cv ml dl rl gpu gpus cpu cpus tpu "
+        not_names=MODEL_FAMILY_ACRONYMS
+        | _words(
+            "ai agi nlp cv ml dl rl gpu gpus cpu cpus tpu "
             "api apis sota us uk eu ii iii iv pdf html json xml url urls id ids iid ood faq "
             "cnn-based it ok vs etc fps gb tb mb kb 2d 3d 4d rgb io llm-based kl elbo"
         ),

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 import numpy
 
+from spacy.attrs import ORTH
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.annotations import extractor_name
@@ -54,6 +55,7 @@ _NAME_CHARS = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 _DIGIT = re.compile(r"[0-9]")
 _PROBLEM_NOUNS = frozenset({"problem", "task", "challenge"})
 _TASK_NOUNS = frozenset({"problem", "task"})
+_NAMING = frozenset({"call", "name", "dub", "term", "coin"})
 
 
 @dataclass(frozen=True)
@@ -100,10 +102,13 @@ def name_spans(doc: Doc, not_names: frozenset[str]) -> list[tuple[int, int]]:
             and doc[end].text in ("-", "/")
             and not doc[end - 1].whitespace_
             and not doc[end].whitespace_
-            and (doc[end + 1].is_alpha or doc[end + 1].like_num)
+            and (doc[end + 1].is_alpha or doc[end + 1].like_num or doc[end + 1].text.isalnum())
             and doc[end + 1].lower_ not in ("based", "like", "style", "free", "aware", "specific")
         ):
             end += 2
+        # "PA-100" "K": a glued capital or number part ends the name ("PA-100K").
+        while end < n and not doc[end - 1].whitespace_ and doc[end].text.isalnum() and (doc[end].text.isupper() or doc[end].text.isdigit()):
+            end += 1
         spans.append((i, end))
         i = end
     return spans
@@ -340,7 +345,9 @@ def _long_form_label(span: Span, acronym: Acronym, candidates: Sequence[Candidat
     """The type of a defined acronym, in this order of trust:
 
     1. the gazetteer's label for the short or the long form ("Low-Rank Adaptation (LoRA)":
-       a method; "federated learning (FL) algorithms": a task);
+       a method; "federated learning (FL) algorithms": a task), else the method or
+       dataset noun the long form is in apposition to ("our method Explained Variance
+       Adaptation (EVA)");
     2. a method or dataset noun after the parenthesis ("a risk classification (MRC) approach");
     3. a capitalised coinage is a method ("Local Support Learning (LSL)", "DEnoised Task
        Adaptation (DETA)"), unless it reads as a task ("Visual Place Recognition (VPR)");
@@ -354,6 +361,10 @@ def _long_form_label(span: Span, acronym: Acronym, candidates: Sequence[Candidat
     listed += [c for c in candidates if c.score >= 0.9 and (c.start, c.end) == (span.start, span.end)]
     if listed:
         return listed[0].label  # the gazetteer knows the short or the long form
+    if doc.has_annotation("DEP"):
+        defined = _label_of_noun(_defining_noun(span.root, _NAMING), heads)
+        if defined in (METHOD, DATASET):
+            return defined  # "our new method Explained Variance Adaptation (EVA)"
     if bracketed and span.end + 3 < len(doc):
         after = _label_of_noun(doc[span.end + 3], heads)
         if after is not None and after != TASK:  # "large language model (LLM) reasoning" names no task
@@ -383,7 +394,10 @@ def _acronym_labels(
         label = None if span is None else _long_form_label(span, acronym, candidates, heads)
         if label is not None:
             labels[acronym.short] = label
-            long_forms.append(Candidate(span.start, span.end, label, 0.8, 6, extractor))
+            start = span.start
+            while start < span.end - 1 and doc[start].lower_ in ("and", "or", ","):
+                start += 1  # "... and Global-Local Fairness Optimality Problem (GLFOP)": the long form starts after "and"
+            long_forms.append(Candidate(start, span.end, label, 0.8, 6, extractor))
     return labels, long_forms
 
 
@@ -403,14 +417,48 @@ def _appositive_names(doc: Doc, heads: MentionHeads, extractor: str) -> list[Can
     return found
 
 
+def _repeated_names(doc: Doc, typed: Sequence[Candidate], extractor: str) -> list[Candidate]:
+    """Later uses of a one-word name typed where it is introduced ("Bone, a new method ...
+    Bone achieves"): :func:`is_name` misses such names, so only their first use would be found."""
+    if not typed:
+        return []
+    orths = doc.to_array([ORTH])
+    found = []
+    for cand in typed:
+        for i in numpy.flatnonzero(orths == orths[cand.start]):
+            if i != cand.start and doc[int(i)].pos_ == "PROPN":
+                found.append(Candidate(int(i), int(i) + 1, cand.label, 0.6, 4, extractor))
+    return found
+
+
+#: Verbs (and nouns) of results: an untyped name they reach through "on" is a data set.
+_RESULT_WORDS = frozenset(
+    "achieve attain obtain outperform surpass evaluate test validate experiment result report accuracy "
+    "performance score".split()
+)
+
+
+def _evaluated_name(root: Token) -> bool:
+    """"achieves 67% mIoU on PASLCD and CCS3D", "experiments on XYZ": a name after "on /
+    across" that hangs from a result word."""
+    top = root
+    while top.dep_ == "conj" and top.head.i != top.i:
+        top = top.head
+    prep = top.head
+    if top.dep_ != "pobj" or prep.lower_ not in ("on", "across"):
+        return False
+    return prep.head.lemma_.lower() in _RESULT_WORDS
+
+
 def _coordinated_datasets(doc: Doc, chosen: list[Candidate]) -> list[Candidate]:
-    """Untyped names coordinated with a dataset are datasets: "MNIST, FEMNIST and Sent140"."""
+    """Untyped names coordinated with a dataset are datasets: "MNIST, FEMNIST and Sent140";
+    so are those results are reported on ("achieves state-of-the-art accuracy on PASLCD")."""
     label_at = {i: c.label for c in chosen for i in range(c.start, c.end)}
     out = []
     for cand in chosen:
         if cand.priority == 2:
             root = doc[cand.start : cand.end].root
-            if any(label_at.get(t.i) == DATASET for t in root.conjuncts):
+            if any(label_at.get(t.i) == DATASET for t in root.conjuncts) or _evaluated_name(root):
                 cand = Candidate(cand.start, cand.end, DATASET, 0.7, cand.priority, cand.extractor)
         out.append(cand)
     return out
@@ -441,13 +489,14 @@ def _phrase_candidates(doc: Doc, heads: MentionHeads, naming: frozenset[str], li
     """Typed phrases (taking the label of a gazetteer entry they end with), problem phrases, introduced names."""
     label_at_end = {c.end: c.label for c in listed}
     head_words = heads.method | heads.task | _TASK_NOUNS
-    found = []
+    # First, so that on a tie they win: "the problem of sparse linear regression" is a task
+    # even though "linear regression" is listed as a method.
+    found = [Candidate(start, end, TASK, 0.6, 5, extractor) for start, end in problem_phrases(doc)]
     for token in doc:
         if token.lower_ in head_words or token.lemma_.lower() in head_words:
             cand = _phrase_candidate(token, heads, extractor)
             if cand is not None:
                 found.append(Candidate(cand.start, cand.end, label_at_end.get(cand.end, cand.label), cand.score, cand.priority, extractor))
-    found += [Candidate(start, end, TASK, 0.6, 5, extractor) for start, end in problem_phrases(doc)]
     for start, end, described in called_names(doc, naming):
         found.append(Candidate(start, end, _label_of_noun(described, heads) or METHOD, 0.8, 5, extractor))
     return found
@@ -478,7 +527,7 @@ def find_mentions(
     gazetteer: Callable[[Doc], list[tuple[int, int, str]]] | None,
     heads: MentionHeads,
     acronyms: Sequence[Acronym] = (),
-    naming: frozenset[str] = frozenset({"call", "name", "dub", "term", "coin"}),
+    naming: frozenset[str] = _NAMING,
     map_entity: Callable | None = None,
 ) -> tuple[Mention, ...]:
     """Every mention of a method, task, dataset or metric in ``doc``, in text order.
@@ -502,6 +551,12 @@ def find_mentions(
         cands += _appositive_names(doc, heads, rules)
     chosen = [c for c in select(cands) if not (c.label == TASK and doc[c.start : c.end].text.lower() in heads.not_tasks)]
     if parsed:
+        typed = [
+            c for c in chosen
+            if c.end - c.start == 1 and c.priority >= 5 and c.label in (METHOD, DATASET) and doc[c.start].is_title
+        ]
+        if repeated := _repeated_names(doc, typed, rules):
+            chosen = select([*chosen, *repeated])
         chosen = _coordinated_datasets(doc, chosen)
     return tuple(
         Mention(doc[c.start].idx, doc[c.end - 1].idx + len(doc[c.end - 1]), c.label, doc[c.start : c.end].text, round(c.score, 3), c.extractor)

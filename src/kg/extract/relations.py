@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.annotations import extractor_name
+from kg.lexicon import DETERMINERS, GENERIC_MODIFIERS
 from kg.extract.cues import ContributionPatterns, MentionHeads, RelationCues, mention_heads_v1
 from kg.extract.mentions import is_name, looks_named
 from kg.extract.structure import (
@@ -60,6 +61,8 @@ from kg.extract.structure import (
 from kg.model import URL_LABEL, Acronym, Fact, Mention, Relation
 
 METHODS = frozenset({"Method"})
+_NAMED = frozenset({"Method", "Task", "Dataset"})
+_METRICS = frozenset({"Metric"})
 _APPLY = frozenset({"use", "apply", "employ", "leverage", "adopt", "utilize", "design", "tailor"})
 
 
@@ -132,8 +135,8 @@ def _verb_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCues
             for obj in _method_objects(verb, index, heads):
                 out.add(Relation.OUTPERFORMS, subject, obj, 0.8)
         elif lemma in cues.uses:
-            if _said_of_authors(verb):
-                continue  # "we use ViT as a test bed" says how the paper worked, not what its method uses
+            if _said_of_authors(verb) or verb.head.lemma_.lower() in cues.evaluation:
+                continue  # "we use ViT as a test bed", "validated using IN1K": how the paper worked, not what its method uses
             # "builds on X" / "is based on X": the method is behind the preposition.
             if lemma in ("build", "base"):
                 objects = _method_objects(verb, index, heads, cues.uses_preps, direct=False)
@@ -178,19 +181,49 @@ def topic_tasks(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym]) -> l
         return []
     sentences = list(doc.sents)[:2]
     found: dict[Mention, None] = {}
-    for task in index.in_sentence(sentences[0], frozenset({"Task"}))[:2]:
+    opening = index.in_sentence(sentences[0], frozenset({"Task"}))
+    scene = _scene_tasks(sentences[0], index)
+    aside = set(opening) - set(scene)  # examples, or another method's tasks
+    for task in scene:
         found.setdefault(task)  # the opening sentence sets the scene
     for sent in sentences[1:]:
         for subject in (t for t in sent if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"):
             for task in index.within(subject.subtree, frozenset({"Task"})):
                 found.setdefault(task)
     long_of = {a.short.lower(): a.long.lower() for a in acronyms}
+    tasks = [m for m in tasks if m not in aside]
+    if not tasks:
+        return list(found)
     counts = Counter(long_of.get(m.text.lower(), m.text.lower()) for m in tasks)
     key, count = counts.most_common(1)[0]
     if count >= 2 or len(counts) == 1:
         first = min((m for m in tasks if long_of.get(m.text.lower(), m.text.lower()) == key), key=lambda m: m.start)
         found.setdefault(first)
     return list(found)
+
+
+_EXAMPLES = frozenset({"application", "applications", "as", "e.g.", "including", "like", "example", "domains"})
+
+
+def _scene_tasks(sent: Span, index: MentionIndex) -> list[Mention]:
+    """The first two tasks of an opening sentence, leaving out those it only gives as
+    examples ("due to its wide applications in scene understanding", "such as ...") and,
+    when the sentence is about another method, what it is said to be good "in" ("LLMs
+    have shown remarkable capabilities in text understanding"): that is about the method."""
+    root = sent.root
+    about_method = any(
+        index.within(s.subtree, METHODS) for s in root.children if s.dep_ in ("nsubj", "nsubjpass")
+    )
+    doc = sent.doc
+    kept = []
+    for task in index.in_sentence(sent, frozenset({"Task"}))[:2]:
+        start = index.spans[task].start
+        if about_method and start > root.i and _introduced(index.spans[task], index, frozenset({"in"}), frozenset()):
+            continue  # "LLMs have shown capabilities in X" (not "... designed to achieve X", "... for the task of X")
+        if any(t.lower_ in _EXAMPLES for t in doc[max(sent.start, start - 3) : start]):
+            continue
+        kept.append(task)
+    return kept
 
 
 def _task_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCues, heads: MentionHeads, patterns: ContributionPatterns) -> None:
@@ -250,7 +283,11 @@ def _proposal_rules(sent: Span, index: MentionIndex, out: _Facts, proposals: Seq
             others = [m for m in index.within(between, METHODS) if looks_named(m.text)]
             if others or len(between) > 20:
                 continue
-            if words & _PURPOSE:
+            purpose = [t.i for t in between if t.lemma_.lower() in _PURPOSE]
+            if purpose:
+                after = sent.doc[purpose[-1] + 1 : task_span.start]
+                if len(after) > 4 or any(t.text in (",", ";", ":", "(") for t in after) or index.within(after, _NAMED):
+                    continue  # the purpose phrase is about something else ("for X, coined Y (Z)")
                 near = "for" in {t.lower_ for t in between[-3:]}
                 out.add(Relation.ADDRESSES, proposed, task, 0.7 if near else 0.6)
             elif "in" in words or "on" in words:
@@ -280,8 +317,8 @@ def embedded_task(span: Span, heads: MentionHeads) -> Mention | None:
     task = span[:-1]
     while len(task) > 1 and (is_name(task[0].text) or task[0].is_title or task[0].text == "-" or task[1].text == "-"):
         task = task[1:]  # "Local Kernel-based matrix completion" -> "matrix completion"
-    if looks_named(task.text):
-        return None  # "Module-Aware Pruning method": a coined name, not a task
+    if looks_named(task.text) or task[0].lower_ in heads.generic:
+        return None  # "Module-Aware Pruning method": a coined name; "[consensus-]based pruning": a word part
     return Mention(task.start_char, task.end_char, "Task", task.text, 0.6, extractor_name("relations"))
 
 
@@ -313,7 +350,7 @@ def _result_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCu
             continue
         link = root.head.head
         verb = link if link.pos_ in ("VERB", "AUX") else governing_verb(link)
-        if verb is None or verb.lemma_.lower() in cues.training:
+        if verb is None or verb.lemma_.lower() in cues.training or _after_training(root.head, cues):
             continue
         out.add(Relation.EVALUATED_ON, _evaluation_subject(verb, index, out, heads, cues), dataset, 0.75)
     for metric in index.in_sentence(sent, frozenset({"Metric"})):
@@ -322,7 +359,23 @@ def _result_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCu
             out.add(Relation.MEASURED_BY, _evaluation_subject(verb, index, out, heads, cues), metric, 0.7)
 
 
+def _after_training(prep: Token, cues: RelationCues) -> bool:
+    """Whether a preposition follows training words the parser may have missed as a verb:
+    "when fine-tuning LLaMA2-7B on the MetaMathQA dataset" names training data."""
+    doc = prep.doc
+    return any(
+        t.lemma_.lower() in cues.training or t.lower_ in _TRAINING_WORDS for t in doc[max(prep.sent.start, prep.i - 4) : prep.i]
+    )
+
+
+#: Training words the tagger often takes for nouns or adjectives ("fine - tuning").
+_TRAINING_WORDS = frozenset({"tuning", "training", "trained", "pretraining", "pre-training"})
+
+
 _SELF_WORDS = frozenset({"we", "our", "proposed", "ours"})
+#: Words between an introducer and what it introduces that say nothing of it.
+_VAGUE = DETERMINERS | GENERIC_MODIFIERS | frozenset({"challenging", "diverse", "downstream", "real-world", "public", "a", "an"})
+_CONTAINER_WORDS = frozenset({"set", "range", "variety", "suite", "number", "collection", "series"})
 _INTRODUCERS = frozenset({"on", "across", "over", "including", "include", ":", "like", "as", "(", "using"})
 
 
@@ -332,17 +385,33 @@ def _introduced(span: Span, index: MentionIndex, words: frozenset[str], training
     doc, sent = span.doc, span.sent
     i = span.start - 1
     while i >= sent.start and (
-        doc[i].lower_ in (",", "and", "or", "the", "both") or doc[i].i in index.by_token or doc[i].like_num
+        doc[i].lower_ in (",", "and", "or", "the", "both", "/")
+        or doc[i].lower_ in _VAGUE  # "on various classification tasks", "across two benchmarks"
+        or (doc[i].lower_ == "of" and i > sent.start and doc[i - 1].lower_ in _CONTAINER_WORDS)  # "a set of"
+        or doc[i].i in index.by_token
+        or doc[i].like_num
+        or (doc[i].text[:1].isupper() and i + 1 in index.by_token)  # "Corrupted CIFAR-10"
+        or any(c.isdigit() for c in doc[i].text)  # "CIFAR10/100"
+        or (i > sent.start and doc[i - 1].text in ("-", "/") and not doc[i - 1].whitespace_)
+        or (not doc[i].whitespace_ and doc[i].text in ("-", "/"))  # the rest of "CIFAR-10/100-LT"
     ):
         i -= 1
     if i < sent.start or doc[i].lower_ not in words:
         return None
-    if i > sent.start and doc[i - 1].lemma_.lower() in training:
-        return None
+    if any(t.lemma_.lower() in training or t.lower_ in _TRAINING_WORDS for t in doc[max(sent.start, i - 4) : i]):
+        return None  # "trained on A", "when fine-tuning LLaMA2-7B on A"
     return doc[i].lower_
 
 
-def _result_fallback(sent: Span, index: MentionIndex, out: _Facts, proposals: Sequence[Mention], cues: RelationCues) -> None:
+def _result_fallback(
+    sent: Span,
+    index: MentionIndex,
+    out: _Facts,
+    proposals: Sequence[Mention],
+    cues: RelationCues,
+    heads: MentionHeads,
+    acronyms: Sequence[Acronym] = (),
+) -> None:
     """evaluatedOn and addresses by word order when the parse fails: a result sentence about the paper's method.
 
     "Experimental results on A, B and C datasets demonstrate that Z ...", "our
@@ -355,10 +424,14 @@ def _result_fallback(sent: Span, index: MentionIndex, out: _Facts, proposals: Se
     """
     lemmas = {t.lemma_.lower() for t in sent}
     own = {m.text.lower() for m in proposals}
+    own |= {a.short.lower() for a in acronyms if a.long.lower() in own}  # "Local Learning Rule (LLS)": LLS too
     named = [m for m in index.in_sentence(sent, METHODS) if m.text.lower() in own]
     if named:
         method = named[0]
-    elif lemmas & _SELF_WORDS and out.proposed is not None:
+    elif out.proposed is not None and (
+        (lemmas | {t.lower_ for t in sent}) & _SELF_WORDS
+        or any(t.lower_ == "this" and t.head.lemma_.lower() in heads.method for t in sent)  # "this approach"
+    ):
         method = out.proposed
     else:
         return
@@ -372,9 +445,10 @@ def _result_fallback(sent: Span, index: MentionIndex, out: _Facts, proposals: Se
         if _introduced(span, index, _INTRODUCERS | cues.locative, cues.training):
             out.add(Relation.EVALUATED_ON, method, dataset, 0.65)
         elif _introduced(span, index, frozenset({"benchmark", "benchmarks", "datasets", "dataset"}), cues.training) or (
-            span.end < sent.end and doc[span.end].lemma_.lower() in cues.evaluation
+            span.end < sent.end
+            and (doc[span.end].lemma_.lower() in cues.evaluation or index.at(doc[span.end], _METRICS) is not None)
         ):
-            out.add(Relation.EVALUATED_ON, method, dataset, 0.6)  # "... datasets: A, B", "ImageNet experiments"
+            out.add(Relation.EVALUATED_ON, method, dataset, 0.6)  # "datasets: A, B", "ImageNet experiments / accuracy"
     # Tasks: "results on ID and OOD tasks" in a result sentence; "our method ... for Y" in any.
     introducers = frozenset({"on", "for", "across"}) if results else frozenset({"for"})
     for task in index.in_sentence(sent, frozenset({"Task"})):
@@ -423,7 +497,7 @@ def find_relations(
         _task_rules(sent, index, out, cues, heads, patterns)
         _result_rules(sent, index, out, cues, heads)
         _proposal_rules(sent, index, out, proposals, heads)
-        _result_fallback(sent, index, out, proposals, cues)
+        _result_fallback(sent, index, out, proposals, cues, heads, acronyms)
         facts += out.facts
         if trained:
             out = _Facts(sent, proposals, extractor_name("scierc"))
@@ -431,6 +505,8 @@ def find_relations(
             facts += out.facts
     if proposed is not None:
         for task in topic_tasks(doc, index, acronyms):
+            if any(p.start <= task.start and task.end <= p.end for p in proposals):
+                continue  # a word of the method's own description: "a data-driven and local-verification approach"
             out = _Facts(index.spans[task].sent, proposals, rules)
             out.add(Relation.ADDRESSES, proposed, task, 0.6)
             facts += out.facts

@@ -25,6 +25,11 @@ Decisions, and where they live:
   without context (:mod:`~kg.resolve.cluster`);
 - an acronym defined two ways in the corpus (or against the alias table) is
   ambiguous: bare uses stay apart (:mod:`~kg.resolve.acronyms`);
+- a qualified metric is its own entity ("top-1 accuracy" is not "accuracy"), but
+  "classification accuracy" is accuracy (:mod:`~kg.resolve.aliases`); a class word
+  after a model-family acronym is kept ("LLM architectures" is not "LLMs", "LLM
+  model" is) (:mod:`~kg.resolve.normalise`);
+- the generic word lists are shared with extraction (:mod:`kg.lexicon`);
 - generic phrases never become entities; a generic subject that names the
   paper's own method is rebound to it (:mod:`~kg.resolve.generic`);
 - keys are ``type/slug`` with the slug taken from the cluster alone: its

@@ -21,29 +21,26 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from kg import lexicon
 from kg.resolve.normalise import fold, singular
 
 PRONOUNS = frozenset(
     """it its they them their this that these those we us our ours which who itself
-    themselves one ones former latter here there""".split()
+    themselves one ones here there former latter""".split()
 )
-DETERMINERS = frozenset(
-    """the a an our this these those that its their his her my your such any no another
-    other each every all both some several many few most more much various different
-    multiple numerous two three four five six seven eight nine ten dozen""".split()
+#: The shared determiners (:data:`kg.lexicon.DETERMINERS`) and the quantifiers that
+#: only the resolver counts: alone they name nothing, though "few-shot" starts a name.
+DETERMINERS = lexicon.DETERMINERS | frozenset(
+    """any no another each every all both some few most much multiple numerous six seven
+    eight nine ten dozen""".split()
 )
-GENERIC_MODIFIERS = frozenset(
-    """proposed novel new simple effective efficient existing previous prior current recent
-    sota conventional traditional standard general generic unified robust improved present
-    presented same above following resulting overall original similar related competing
-    competitive strong stronger strongest powerful popular common typical classical classic
-    alternative well known widely used commonly previously recently newly mentioned
-    aforementioned underlying corresponding respective specific particular certain given
-    downstream main key major first second final better best superior comparable promising
-    extensive comprehensive preliminary additional further leading advanced modern baseline
-    benchmark representative mainstream dominant widespread public publicly available real
-    world diverse challenging empirical experimental numerical theoretical qualitative
-    quantitative""".split()
+#: The shared generic modifiers (:data:`kg.lexicon.GENERIC_MODIFIERS`) and the ones
+#: that only matter for whole phrases ("publicly available datasets", "the above method").
+GENERIC_MODIFIERS = lexicon.GENERIC_MODIFIERS | frozenset(
+    """present presented above following similar related competing stronger strongest
+    well known widely used commonly previously recently newly mentioned aforementioned
+    certain given downstream major better best superior benchmark widespread public
+    publicly available real world diverse challenging""".split()
 )
 GENERIC_HEADS = frozenset(
     """method approach framework model system technique algorithm architecture paper work

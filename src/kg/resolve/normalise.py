@@ -15,7 +15,10 @@ away what does not change the meaning of a technical name:
 - plurals and possessives (``LLMs`` = ``LLM``, ``GANs`` = ``GAN``,
   ``transformer's`` = ``transformer``, ``networks`` = ``network``);
 - a leading article and a trailing class word after a proper name
-  (``the ImageNet dataset`` = ``ImageNet``, ``BERT model`` = ``BERT``);
+  (``the ImageNet dataset`` = ``ImageNet``, ``BERT model`` = ``BERT``), but not
+  after the acronym of a whole model family (:data:`kg.lexicon.MODEL_FAMILY_ACRONYMS`):
+  ``LLM architectures`` or an ``LLM framework`` is something built around LLMs,
+  not the family itself, so only ``LLM model`` = ``LLM``;
 - a trailing parenthesised acronym (``large language models (LLMs)``).
 
 :func:`tokens` gives the normalised words, :func:`normalise` the readable form
@@ -28,6 +31,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from kg.lexicon import MODEL_FAMILY_ACRONYMS
 
 _DASHES = "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _QUOTES = "\u2018\u2019\u201a\u201b\u2032\u00b4`\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"
@@ -138,6 +143,8 @@ def tokens(text: str) -> tuple[str, ...]:
     ('large', 'language', 'model')
     >>> tokens("GPT\\u20113.5")
     ('gpt', '3.5')
+    >>> tokens("LLM architectures"), tokens("LLM models")
+    (('llm', 'architecture'), ('llm',))
     """
     text = fold(text)
     without_tail = _PARENTHESISED_TAIL.sub("", text)
@@ -148,7 +155,9 @@ def tokens(text: str) -> tuple[str, ...]:
     # "The" opens sentences; a capital "A" is more often a name ("A* search").
     while len(words) > 1 and words[0] in _ARTICLES and raw[0] in ("the", "The", "a", "an", "An"):
         raw, words = raw[1:], words[1:]
-    if len(words) > 1 and words[-1] in _CLASS_WORDS and any(_is_name(r) for r in raw[:-1]):
+    if len(words) > 1 and words[-1] in _CLASS_WORDS and any(_is_name(r) for r in raw[:-1]) and (
+        words[-1] == "model" or not all(r.lower() in MODEL_FAMILY_ACRONYMS for r in raw[:-1])
+    ):
         words = words[:-1]
     if len(words) > 2 and words[-2:] == ["data", "set"] and any(_is_name(r) for r in raw[:-2]):
         words = words[:-2]
