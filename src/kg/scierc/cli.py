@@ -1,0 +1,81 @@
+"""``kg train scierc`` and ``kg eval scierc``: thin Typer commands.
+
+Each validates its arguments, calls one library function
+(:func:`kg.scierc.train.train_scierc`, :func:`kg.scierc.evaluate.evaluate_scierc`)
+and prints the result with rich. Importing this module loads no model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kg.errors import UserError
+
+train_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+eval_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+_out = Console()
+_err = Console(stderr=True)
+
+#: Where ``kg train scierc`` looks for the data when --data is not given.
+DEFAULT_DATA = Path("../shared/data/scierc")
+
+
+@train_app.command("scierc")
+def train_scierc_command(
+    data: Annotated[Path, typer.Option("--data", help="Folder with train.json and dev.json (DyGIE json-lines).")] = DEFAULT_DATA,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", help="Model folder to write (default: the shipped model).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same model.")] = 0,
+) -> None:
+    """Train the SciERC entity and relation components on train, tuned on dev."""
+    from kg.scierc.data import split_path
+    from kg.scierc.train import train_scierc
+
+    for split in ("train", "dev"):
+        if not split_path(data, split).is_file():
+            raise UserError("E204", path=data)
+    report = train_scierc(data, out_dir, seed, on_progress=lambda line: _err.print(line, markup=False))
+    table = Table(title=f"kg train scierc → {report.out_dir}", show_header=False, box=None)
+    table.add_row("dev entity F1", f"{report.dev['entities']:.2f}")
+    table.add_row("dev relation F1 (boundaries)", f"{report.dev['relations']:.2f}")
+    table.add_row("dev relation F1 (strict)", f"{report.dev['relations_strict']:.2f}")
+    table.add_row("epochs", f"{report.epochs_run} (best {report.best_epoch})")
+    table.add_row("time", f"{report.seconds:.0f} s")
+    table.add_row("model size", f"{report.model_bytes / 1e6:.1f} MB")
+    _out.print(table)
+
+
+@eval_app.command("scierc")
+def eval_scierc_command(
+    file: Annotated[Path, typer.Argument(help="A SciERC file in DyGIE json-lines (e.g. test.json).")],
+    predictions: Annotated[
+        Optional[Path], typer.Option("--predictions", help="Write the predictions here, DyGIE json-lines.")
+    ] = None,
+    model: Annotated[Optional[Path], typer.Option("--model", help="Model folder (default: the shipped model).")] = None,
+) -> None:
+    """Score the trained components on a SciERC file: entities, relations (boundaries, strict)."""
+    from kg.scierc.evaluate import evaluate_scierc
+
+    if not file.is_file():
+        raise UserError("E204", path=file)
+    report = evaluate_scierc(file, model_dir=model, predictions=predictions)
+    for name, title in (
+        ("entities", "Entities (exact span and type)"),
+        ("relations", "Relations, boundaries"),
+        ("relations_strict", "Relations, strict (argument types too)"),
+    ):
+        table = Table(title=f"{title}: {file}")
+        for column in ("label", "P", "R", "F1", "gold", "pred", "correct"):
+            table.add_column(column, justify="left" if column == "label" else "right")
+        for label, c in report.tables[name].items():
+            table.add_row(label, f"{c.precision:.2f}", f"{c.recall:.2f}", f"{c.f1:.2f}", str(c.gold), str(c.pred), str(c.tp))
+        _out.print(table)
+    _out.print(f"{report.docs} documents, {report.tokens} tokens in {report.seconds:.1f} s: {report.docs_per_second:.1f} docs/s")
+    if predictions is not None:
+        _out.print(f"predictions written to {predictions}")

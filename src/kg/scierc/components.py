@@ -1,0 +1,107 @@
+"""The spaCy component of the relation classifier, and how both components are added.
+
+The entity component is spaCy's own ``spancat_singlelabel`` (configured by
+:mod:`kg.scierc.entities`, weights from the model folder); the relation
+component ``kg_scierc_relations`` is ours and thin: it reads the mentions in
+``doc.spans["scierc"]`` and hands a batch of Docs to
+:func:`kg.scierc.relations.predict_batch`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc
+from spacy.util import minibatch
+
+from kg.scierc.data import SPANS_KEY
+from kg.scierc.entities import ENTITY_PIPE
+from kg.scierc.model_files import DEFAULT_MODEL_DIR, read_meta
+from kg.scierc.relations import RelationModel, doc_mentions, predict_batch
+
+#: Name (and factory) of the relation component in a pipeline.
+RELATION_PIPE = "kg_scierc_relations"
+
+
+def _ensure_extension() -> None:
+    if not Doc.has_extension("scierc_relations"):
+        Doc.set_extension("scierc_relations", default=())
+
+
+class SciercRelations(Pipe):
+    """Writes ``doc._.scierc_relations``: ``(head_start, head_end, tail_start, tail_end, label, score)``.
+
+    Offsets are token offsets with exclusive ends. It also turns the entity
+    scores in ``doc.spans["scierc"].attrs["scores"]`` into a plain list of
+    floats, so the Doc holds plain data only. ``pipe`` scores a whole batch
+    at once; a batch that fails goes to the pipeline's error handler.
+    """
+
+    def __init__(self, model: RelationModel, name: str = RELATION_PIPE) -> None:
+        self.model = model
+        self.name = name
+
+    def __call__(self, doc: Doc) -> Doc:
+        return self._annotate([doc])[0]
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Doc]:
+        handler = self.get_error_handler()
+        for docs in minibatch(stream, size=batch_size):
+            try:
+                yield from self._annotate(docs)
+            except Exception as error:  # noqa: BLE001 - spaCy's contract: the handler decides
+                handler(self.name, self, docs, error)
+                yield from docs
+
+    def _annotate(self, docs: list[Doc]) -> list[Doc]:
+        mentions = [doc_mentions(doc) for doc in docs]
+        for doc, relations in zip(docs, predict_batch(docs, mentions, self.model), strict=True):
+            _plain_scores(doc)
+            doc._.scierc_relations = relations
+        return docs
+
+
+def _plain_scores(doc: Doc) -> None:
+    group = doc.spans.get(SPANS_KEY)
+    if group is not None:
+        raw = group.attrs.get("scores")
+        scores = np.ones(len(group)) if raw is None else np.asarray(raw, dtype=float).reshape(-1)
+        group.attrs["scores"] = [float(s) for s in scores]
+
+
+@Language.factory(
+    RELATION_PIPE,
+    assigns=["doc._.scierc_relations"],
+    default_config={"model_dir": None},
+)
+def make_relation_component(nlp: Language, name: str, model_dir: str | None) -> SciercRelations:
+    """The ``kg_scierc_relations`` factory; ``model_dir`` defaults to the shipped model."""
+    _ensure_extension()
+    path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
+    read_meta(path)  # raises E203 when the model is missing
+    return SciercRelations(RelationModel.load(path / "relations.npz"), name)
+
+
+def add_trained_components(
+    nlp: Language, model_dir: str | Path | None = None, *, before: str | None = None
+) -> Language:
+    """Add the trained SciERC components to ``nlp`` and return it.
+
+    ``nlp`` is an en_core_web_sm-based pipeline (the relation features use
+    its parse and lemmas; a blank pipeline works with weaker relations). The
+    components are added at the end, or before the component named
+    ``before``. Nothing is downloaded. Raises ``KgError("E203")`` when the
+    model folder is missing or incomplete.
+    """
+    path = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+    meta = read_meta(path)
+    where = {"before": before} if before else {}
+    pipe = nlp.add_pipe(meta["entity_factory"], name=ENTITY_PIPE, config=meta["entity_config"], **where)
+    pipe.from_disk(path / ENTITY_PIPE, exclude=["vocab"])
+    pipe.cfg["threshold"] = meta.get("entity_threshold")
+    nlp.add_pipe(RELATION_PIPE, config={"model_dir": str(path)}, **where)
+    return nlp

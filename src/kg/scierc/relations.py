@@ -1,0 +1,403 @@
+"""The relation classifier: a logistic regression over mention pairs.
+
+Every ordered pair of mentions in one sentence is a candidate; the model
+gives it a probability for each of the seven SciERC relations and ``NONE``.
+For each unordered pair the single best (direction, label) is kept when its
+probability reaches the threshold tuned on dev, because SciERC annotates at
+most one relation per pair.
+
+The features (:func:`pair_features`) are the ones relation extraction has
+used since the feature-based systems of the 2000s: both argument types and
+head words, the words between them (bag, first, last, short phrase), the
+distance and the number of mentions between, the words just outside, and
+the dependency path between the argument heads. Features are hashed
+(:data:`N_FEATURES` buckets), so the model is one weight matrix stored with
+numpy, no pickle.
+
+The classifier is trained on gold mentions *and* the entity component's
+predictions on train, so that at test time it has seen spurious and
+mistyped mentions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from spacy.tokens import Doc, Token
+
+from kg.scierc.data import RELATION_LABELS, SPANS_KEY, Annotations
+
+NONE = "NONE"
+#: Hash buckets of the feature space.
+N_FEATURES = 2**18
+#: Regularisation strengths tried on dev.
+C_GRID = (0.3, 1.0, 3.0)
+#: Thresholds tried on dev.
+THRESHOLD_GRID = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+
+#: ``(start, end, label)`` with spaCy's exclusive end.
+Mention = tuple[int, int, str]
+#: ``(head_start, head_end, tail_start, tail_end, label, score)``, ends exclusive.
+RelationOut = tuple[int, int, int, int, str, float]
+
+
+def _bucket(n: int) -> str:
+    for limit in (0, 1, 2, 3, 4, 6, 9, 13):
+        if n <= limit:
+            return str(limit)
+    return "14+"
+
+
+@dataclass(frozen=True)
+class TokenTable:
+    """What the features need from a Doc, read once into plain lists (fast to index).
+
+    ``head[i] == i`` marks a root (or an unparsed token); ``sent[i]`` is the
+    index of the first token of token ``i``'s sentence, ``sent_end[i]`` the
+    end of it.
+    """
+
+    lower: list[str]
+    lemma: list[str]
+    dep: list[str]
+    head: list[int]
+    sent: list[int]
+    sent_end: list[int]
+    parsed: bool
+
+
+def token_table(doc: Doc) -> TokenTable:
+    """Read ``doc`` into a :class:`TokenTable`; without sentence boundaries the Doc is one sentence."""
+    n = len(doc)
+    if doc.has_annotation("SENT_START") or doc.has_annotation("DEP"):
+        bounds = [(s.start, s.end) for s in doc.sents]
+    else:
+        bounds = [(0, n)]
+    sent, sent_end = [0] * n, [n] * n
+    for start, end in bounds:
+        for i in range(start, end):
+            sent[i], sent_end[i] = start, end
+    return TokenTable(
+        lower=[t.lower_ for t in doc],
+        # Without a lemmatizer (a blank pipeline) the lemma is empty: use the word.
+        lemma=[(t.lemma_ or t.text).lower() for t in doc],
+        dep=[t.dep_ for t in doc],
+        head=[t.head.i for t in doc],
+        sent=sent,
+        sent_end=sent_end,
+        parsed=doc.has_annotation("DEP"),
+    )
+
+
+def _root(table: TokenTable, start: int, end: int) -> int:
+    # The token whose head lies outside the span (the syntactic head); the last
+    # token when the Doc is not parsed (English noun phrases are head-final).
+    if table.parsed:
+        for i in range(start, end):
+            h = table.head[i]
+            if h == i or not start <= h < end:
+                return i
+    return end - 1
+
+
+def _ancestors(table: TokenTable, i: int) -> list[int]:
+    chain = [i]
+    while table.head[chain[-1]] != chain[-1] and len(chain) <= len(table.head):
+        chain.append(table.head[chain[-1]])
+    return chain
+
+
+def path_between(table: TokenTable, a: int, b: int) -> tuple[list[str], list[str]]:
+    """The dependency path from token ``a`` to token ``b``: labels, and the lemmas on it.
+
+    Labels go up from ``a`` to the lowest common ancestor (``dep>``) and down
+    to ``b`` (``<dep``); the lemmas are those of the tokens strictly between
+    ``a`` and ``b`` on the path. ``(["NOPATH"], [])`` when they are in
+    different trees.
+    """
+    up = _ancestors(table, a)
+    index = {t: k for k, t in enumerate(up)}
+    down: list[int] = []
+    node = b
+    while node not in index:
+        if table.head[node] == node:
+            return ["NOPATH"], []
+        down.append(node)
+        node = table.head[node]
+    lca = index[node]
+    labels = [table.dep[t] + ">" for t in up[:lca]] + ["<" + table.dep[t] for t in reversed(down)]
+    inner = [t for t in up[1 : lca + 1] if t != b] + list(reversed(down[1:]))
+    return labels, [table.lemma[t] for t in inner]
+
+
+def dependency_path(a: Token, b: Token) -> list[str]:
+    """Dependency labels from ``a`` up to the lowest common ancestor and down to ``b``.
+
+    >>> import spacy
+    >>> from spacy.tokens import Doc
+    >>> doc = Doc(spacy.blank("en").vocab, words=["We", "use", "CRFs"], heads=[1, 1, 1], deps=["nsubj", "ROOT", "dobj"])
+    >>> dependency_path(doc[0], doc[2])
+    ['nsubj>', '<dobj']
+    """
+    return path_between(token_table(a.doc), a.i, b.i)[0]
+
+
+def pair_features(table: TokenTable, head: Mention, tail: Mention, mentions: Sequence[Mention]) -> list[str]:
+    """Feature strings of the ordered pair ``head -> tail`` (a :func:`token_table` of the Doc).
+
+    ``mentions`` are all mentions of the sentence (to count those between).
+    Every feature also appears conjoined with the direction, so the model can
+    tell "X for Y" (head first) from "Y for X".
+    """
+    hs, he, hl = head
+    ts, te, tl = tail
+    forward = hs < ts or (hs == ts and he <= te)
+    left, right = (head, tail) if forward else (tail, head)
+    lemma, lower = table.lemma, table.lower
+    lemmas = lemma[left[1] : right[0]] if left[1] <= right[0] else []
+    hroot, troot = _root(table, hs, he), _root(table, ts, te)
+    types = f"{hl}|{tl}"
+    dist = _bucket(len(lemmas))
+    feats = [
+        "ht=" + hl,
+        "tt=" + tl,
+        "tp=" + types,
+        "hw=" + lower[hroot],
+        "tw=" + lower[troot],
+        "hx=" + " ".join(lower[hs:he]),
+        "tx=" + " ".join(lower[ts:te]),
+        "hwtw=" + lemma[hroot] + "|" + lemma[troot],
+        "dist=" + dist,
+        "tpdist=" + types + "|" + dist,
+        "nest=" + str(left[1] > right[0]),
+        "nm=" + _bucket(sum(1 for s, e, _ in mentions if s >= left[1] and e <= right[0])),
+    ]
+    feats.extend("bw=" + w for w in lemmas)
+    feats.extend("bb=" + x + "_" + y for x, y in zip(lemmas, lemmas[1:], strict=False))
+    if lemmas:
+        feats += ["bf=" + lemmas[0], "bl=" + lemmas[-1], "tpbf=" + types + "|" + lemmas[0]]
+        if len(lemmas) <= 4:
+            phrase = " ".join(lemmas)
+            feats += ["bp=" + phrase, "tpbp=" + types + "|" + phrase]
+    else:
+        feats.append("bw=NONE")
+    start, end = table.sent[left[0]], table.sent_end[left[0]]
+    for k in (1, 2):
+        i, j = left[0] - k, right[1] + k - 1
+        feats.append(f"b{k}=" + (lower[i] if i >= start else "<S>"))
+        feats.append(f"a{k}=" + (lower[j] if j < end else "</S>"))
+    path, inner = path_between(table, hroot, troot)
+    labels = " ".join(path)
+    feats += ["path=" + labels, "tppath=" + types + "|" + labels, "plen=" + _bucket(len(path))]
+    if len(path) <= 5:
+        # The words on the path: the verb or preposition linking the arguments.
+        words = " ".join(inner)
+        feats += ["pathw=" + labels + "|" + words, "pw=" + words]
+        feats.extend("pwi=" + w for w in inner)
+    feats += ["hwb=" + lemma[hroot] + "|" + w for w in lemmas[:3]]
+    feats += ["twb=" + lemma[troot] + "|" + w for w in lemmas[-3:]]
+    feats += ["hlt=" + hl + "|" + lemma[he - 1], "tlt=" + tl + "|" + lemma[te - 1]]
+    direction = "F:" if forward else "R:"
+    return feats + [direction + f for f in feats] + [direction]
+
+
+@dataclass(frozen=True)
+class RelationModel:
+    """Weights of the multinomial logistic regression over hashed pair features."""
+
+    labels: tuple[str, ...]
+    weights: np.ndarray  # (N_FEATURES, labels) float32, C order: fast sparse @ dense
+    bias: np.ndarray  # (labels,)
+    threshold: float = 0.5
+
+    def probabilities(self, feature_lists: Sequence[Sequence[str]]) -> np.ndarray:
+        """Softmax probabilities, one row per pair, columns in ``labels`` order."""
+        if not feature_lists:
+            return np.zeros((0, len(self.labels)), dtype=np.float32)
+        x = hash_features(feature_lists, self.weights.shape[0])
+        logits = np.asarray(x @ self.weights) + self.bias
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path,
+            labels=np.array(self.labels),
+            weights=self.weights.astype(np.float16),
+            bias=self.bias.astype(np.float32),
+            threshold=np.array(self.threshold),
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> RelationModel:
+        with np.load(path, allow_pickle=False) as data:
+            return cls(
+                labels=tuple(str(x) for x in data["labels"]),
+                weights=np.ascontiguousarray(data["weights"], dtype=np.float32),
+                bias=data["bias"],
+                threshold=float(data["threshold"]),
+            )
+
+
+def hash_features(feature_lists: Sequence[Sequence[str]], n_features: int = N_FEATURES) -> Any:
+    """A sparse (pairs x n_features) matrix of binary hashed features."""
+    from sklearn.feature_extraction import FeatureHasher
+
+    hasher = FeatureHasher(n_features=n_features, input_type="string", alternate_sign=False)
+    x = hasher.transform(feature_lists)
+    x.data[:] = 1.0  # a feature seen twice (two equal words between) still counts once
+    return x
+
+
+Pair = tuple[Mention, Mention, list[Mention]]
+
+
+def candidate_pairs(table: TokenTable, mentions: Sequence[Mention]) -> list[Pair]:
+    """Every ordered pair of distinct mentions in one sentence, with that sentence's mentions."""
+    groups: dict[int, list[Mention]] = {}
+    for m in sorted(set(mentions)):
+        groups.setdefault(table.sent[m[0]], []).append(m)
+    return [(a, b, group) for group in groups.values() for a in group for b in group if a[:2] != b[:2]]
+
+
+def decode(
+    pairs: Sequence[tuple[Mention, Mention, Any]], probs: np.ndarray, labels: Sequence[str], threshold: float
+) -> tuple[RelationOut, ...]:
+    """Keep, for each unordered pair, its best (direction, label) when the probability reaches ``threshold``."""
+    none = labels.index(NONE)
+    best: dict[tuple[tuple[int, int], ...], RelationOut] = {}
+    for (a, b, _), row in zip(pairs, probs, strict=True):
+        row = row.copy()
+        row[none] = -1.0
+        k = int(row.argmax())
+        score = float(row[k])
+        if score < threshold:
+            continue
+        key = tuple(sorted((a[:2], b[:2])))
+        if key not in best or score > best[key][5]:
+            best[key] = (a[0], a[1], b[0], b[1], labels[k], round(score, 4))
+    return tuple(sorted(best.values()))
+
+
+def predict_batch(
+    docs: Sequence[Doc], mentions: Sequence[Sequence[Mention]], model: RelationModel
+) -> list[tuple[RelationOut, ...]]:
+    """The relations of each Doc among its mentions (exclusive ends), with their probabilities.
+
+    The pairs of the whole batch are scored in one matrix product: hashing and
+    scoring per Doc would cost more than the features.
+    """
+    pairs: list[list[Pair]] = []
+    feats: list[list[str]] = []
+    for doc, ments in zip(docs, mentions, strict=True):
+        table = token_table(doc)
+        found = candidate_pairs(table, ments)
+        pairs.append(found)
+        feats.extend(pair_features(table, a, b, g) for a, b, g in found)
+    probs = model.probabilities(feats)
+    out, offset = [], 0
+    for found in pairs:
+        out.append(decode(found, probs[offset : offset + len(found)], model.labels, model.threshold))
+        offset += len(found)
+    return out
+
+
+def predict_relations(doc: Doc, mentions: Sequence[Mention], model: RelationModel) -> tuple[RelationOut, ...]:
+    """The relations of one Doc among ``mentions`` (exclusive ends), with their probabilities."""
+    return predict_batch([doc], [mentions], model)[0]
+
+
+def as_annotations(mentions: Sequence[Mention], rels: Sequence[RelationOut]) -> Annotations:
+    """Mentions and relations with exclusive ends, as DyGIE-convention annotations."""
+    return Annotations(
+        frozenset((s, e - 1, lab) for s, e, lab in mentions),
+        frozenset((hs, he - 1, ts, te - 1, lab) for hs, he, ts, te, lab, _ in rels),
+    )
+
+
+def doc_mentions(doc: Doc) -> list[Mention]:
+    """The entity component's mentions on ``doc`` (exclusive ends)."""
+    return [(s.start, s.end, s.label_) for s in doc.spans.get(SPANS_KEY, ())]
+
+
+def predict_annotations(doc: Doc, model: RelationModel) -> Annotations:
+    """Entities on ``doc`` and the relations ``model`` finds among them, DyGIE conventions."""
+    mentions = doc_mentions(doc)
+    return as_annotations(mentions, predict_relations(doc, mentions, model))
+
+
+def training_pairs(doc: Doc, gold: Annotations) -> tuple[list[list[str]], list[str]]:
+    """Features and labels of every candidate pair over gold plus predicted mentions.
+
+    A predicted mention with a gold span takes the gold type; the others keep
+    their predicted type, so the model sees spurious mentions as ``NONE``.
+    """
+    gold_types = {(s, e + 1): lab for s, e, lab in gold.entities}
+    spans = {**{m[:2]: m[2] for m in doc_mentions(doc)}, **gold_types}
+    mentions = [(s, e, lab) for (s, e), lab in spans.items()]
+    rel = {(hs, he + 1, ts, te + 1): lab for hs, he, ts, te, lab in gold.relations}
+    table = token_table(doc)
+    feats, labels = [], []
+    for a, b, group in candidate_pairs(table, mentions):
+        feats.append(pair_features(table, a, b, group))
+        labels.append(rel.get((a[0], a[1], b[0], b[1]), NONE))
+    return feats, labels
+
+
+def fit(feats: Sequence[Sequence[str]], labels: Sequence[str], *, c: float, seed: int) -> RelationModel:
+    """Fit the logistic regression; labels are ``NONE`` then the SciERC relations."""
+    from sklearn.linear_model import LogisticRegression
+
+    order = (NONE, *RELATION_LABELS)
+    y = np.array([order.index(lab) for lab in labels])
+    clf = LogisticRegression(C=c, max_iter=300, random_state=seed)
+    clf.fit(hash_features(feats), y)
+    weights = np.zeros((N_FEATURES, len(order)), dtype=np.float32)
+    bias = np.full(len(order), -1e4, dtype=np.float32)  # a label never seen is never predicted
+    weights[:, clf.classes_] = clf.coef_.T
+    bias[clf.classes_] = clf.intercept_
+    return RelationModel(order, weights, bias)
+
+
+def train_relation_model(
+    train_docs: Sequence[Doc],
+    train_gold: Sequence[Annotations],
+    dev_docs: Sequence[Doc],
+    dev_gold: Sequence[Annotations],
+    *,
+    seed: int = 0,
+) -> tuple[RelationModel, dict[str, float]]:
+    """Fit on train (gold + predicted mentions), pick C and the threshold by dev relation F1."""
+    from kg.scierc.score import relation_table
+
+    feats: list[list[str]] = []
+    labels: list[str] = []
+    for doc, gold in zip(train_docs, train_gold, strict=True):
+        f, y = training_pairs(doc, gold)
+        feats += f
+        labels += y
+    dev_mentions = [doc_mentions(d) for d in dev_docs]
+    dev_tables = [token_table(d) for d in dev_docs]
+    dev_pairs = [candidate_pairs(t, m) for t, m in zip(dev_tables, dev_mentions, strict=True)]
+    dev_feats = [[pair_features(t, a, b, g) for a, b, g in p] for t, p in zip(dev_tables, dev_pairs, strict=True)]
+    best: tuple[float, RelationModel | None, dict[str, float]] = (-1.0, None, {})
+    for c in C_GRID:
+        model = fit(feats, labels, c=c, seed=seed)
+        dev_probs = [model.probabilities(f) for f in dev_feats]
+        for threshold in THRESHOLD_GRID:
+            pred = [
+                as_annotations(m, decode(p, pr, model.labels, threshold))
+                for m, p, pr in zip(dev_mentions, dev_pairs, dev_probs, strict=True)
+            ]
+            f1 = relation_table(dev_gold, pred)["ALL"].f1
+            if f1 > best[0] + 1e-9:
+                tuned = RelationModel(model.labels, model.weights, model.bias, threshold)
+                best = (f1, tuned, {"C": c, "threshold": threshold, "dev_relation_f1": round(f1, 2)})
+    if best[1] is None:
+        raise ValueError("no relation model was fitted")
+    return best[1], best[2]
