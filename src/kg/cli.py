@@ -32,8 +32,9 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 # soft_wrap: a message is one line whatever the terminal's width, so scripts can read it.
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+# emoji=False: rich would turn a "file:100:" location into an emoji.
+out = Console(soft_wrap=True, emoji=False)
+err = Console(stderr=True, soft_wrap=True, emoji=False)
 _STATE = {"debug": False, "quiet": False}
 
 
@@ -102,7 +103,8 @@ def build(
     with bar:
         report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn)
     for rejection in report.rejections:
-        err.print(f"kg: rejected {rejection.source}: {rejection.reason}", markup=False, highlight=False)
+        where = "" if rejection.source in rejection.reason else f"{rejection.source}: "
+        err.print(f"kg: rejected: {where}{rejection.reason}", markup=False, highlight=False)
     _summary(report)
 
 

@@ -18,6 +18,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,14 @@ class BuildReport:
 
 def _noop(stage: str, done: int, total: int | None) -> None:
     return None
+
+
+@lru_cache(maxsize=2)
+def _pipeline(spacy_model: str | None) -> Any:
+    """The extraction pipeline, loaded once per process (notebooks and services build repeatedly)."""
+    from kg.extract import load_pipeline
+
+    return load_pipeline(spacy_model)
 
 
 def _extractor_version(spacy_model: str | None) -> str:
@@ -102,9 +111,9 @@ def _extract(out: Path, papers: Sequence[Paper], version: str, spacy_model: str 
     total = len(papers)
     progress("extract", len(done), total)
     if todo:
-        from kg.extract import extract, load_pipeline
+        from kg.extract import extract
 
-        nlp = load_pipeline(spacy_model)
+        nlp = _pipeline(spacy_model)
         by_id = {p.id: p for p in todo}
         for extraction in extract(todo, nlp, workers=workers):
             paper = by_id[extraction.paper_id]

@@ -46,7 +46,7 @@ from spacy.tokens import Doc, Span, Token
 
 from kg.extract.annotations import extractor_name
 from kg.lexicon import DETERMINERS, GENERIC_MODIFIERS
-from kg.extract.cues import ContributionPatterns, MentionHeads, RelationCues, mention_heads_v1
+from kg.extract.cues import ContributionPatterns, MentionHeads, RelationCues
 from kg.extract.mentions import is_name, looks_named
 from kg.extract.structure import (
     MentionIndex,

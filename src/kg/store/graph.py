@@ -194,6 +194,9 @@ class KnowledgeGraph:
 
     def triples(self) -> list[ox.Triple]:
         """All triples, sorted by their N-Triples form (a deterministic order)."""
+        return list(self._view("triples", self._sorted_triples))
+
+    def _sorted_triples(self) -> list[ox.Triple]:
         triples = [ox.Triple(q.subject, q.predicate, q.object) for q in self.store.quads_for_pattern(None, None, None, ox.DefaultGraph())]
         triples.sort(key=str)
         return triples
