@@ -138,7 +138,10 @@ def test_write_html_writes_the_page_atomically(tmp_path):
     path = tmp_path / "graph.html"
     path.write_text("old")
     write_html(kg, path)
-    assert path.read_text(encoding="utf-8") == generate_html(kg.to_networkx())
+    view = kg.to_networkx()
+    linked = view.subgraph(n for n in view if view.degree(n) > 0)
+    omitted = view.number_of_nodes() - linked.number_of_nodes()
+    assert path.read_text(encoding="utf-8") == generate_html(linked, omitted=omitted)
     assert [p.name for p in tmp_path.iterdir()] == ["graph.html"]
 
 
@@ -175,3 +178,19 @@ def test_an_empty_graph_gives_a_working_page():
     page = generate_html(nx.MultiDiGraph())
     assert data_block(page) == {"nodes": [], "edges": [], "colours": COLOURS}
     assert "0 nodes, 0 edges" in page
+
+
+def test_written_page_leaves_out_entities_in_no_fact(tmp_path):
+    from kg.model import Entity, Resolution
+    from kg.store import KnowledgeGraph
+
+    from .conftest import tiny_resolution
+
+    papers, resolution = tiny_resolution()
+    lonely = Entity(key="method/lonelynet", type="Method", label="LonelyNet", papers=("p1",), mentions=1)
+    graph = KnowledgeGraph.from_resolution(papers, Resolution(resolution.entities + (lonely,), resolution.facts))
+    path = tmp_path / "graph.html"
+    write_html(graph, path)
+    page = path.read_text(encoding="utf-8")
+    assert "LonelyNet" not in page and "FooNet" in page
+    assert "2 nodes in no fact (entities only mentioned, papers without facts) left out" in page

@@ -307,7 +307,7 @@ def _legend(kinds: Counter[str]) -> str:
     return '<ul id="legend">' + "".join(rows) + "</ul>"
 
 
-def generate_html(graph: nx.Graph, *, title: str = "Knowledge graph", seed: int = 0) -> str:
+def generate_html(graph: nx.Graph, *, title: str = "Knowledge graph", seed: int = 0, omitted: int = 0) -> str:
     """The whole ``graph.html`` page for a NetworkX graph, as text.
 
     Parameters
@@ -338,6 +338,8 @@ def generate_html(graph: nx.Graph, *, title: str = "Knowledge graph", seed: int 
     linked = linked_nodes(graph)
     if 0 < len(linked) < graph.number_of_nodes():
         count += f"; unlinked nodes ({graph.number_of_nodes() - len(linked)}) sit in rows below"
+    if omitted:
+        count += f"; {_plural(omitted, 'node')} in no fact (entities only mentioned, papers without facts) left out; the RDF files keep them"
     heading = html.escape(title)
     return "".join(
         [
@@ -357,7 +359,15 @@ def generate_html(graph: nx.Graph, *, title: str = "Knowledge graph", seed: int 
 
 
 def write_html(kg: KnowledgeGraph, path: str | Path) -> None:
-    """Write ``graph.html`` for ``kg`` to ``path`` atomically; see :func:`generate_html`."""
-    page = generate_html(kg.to_networkx())
+    """Write ``graph.html`` for ``kg`` to ``path`` atomically; see :func:`generate_html`.
+
+    The page draws the nodes that take part in facts; entities that are only
+    mentioned would otherwise fill most of it (their count is shown instead;
+    the RDF exports keep them).
+    """
+    view = kg.to_networkx()
+    linked = linked_nodes(view)
+    omitted = view.number_of_nodes() - len(linked) if linked else 0
+    page = generate_html(view.subgraph(linked) if omitted else view, omitted=omitted)
     with atomic_write(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(page)
