@@ -101,6 +101,7 @@ def _method_objects(verb: Token, index: MentionIndex, heads: MentionHeads, preps
 def names_a_method(mention: Mention, heads: MentionHeads) -> bool:
     """A gazetteer method or a name ("BERT", "NNCLR"), not a class of methods ("two-stage VPR methods").
 
+    >>> from kg.extract.cues import mention_heads_v1
     >>> heads = mention_heads_v1()
     >>> names_a_method(Mention(0, 5, "Method", "NNCLR", 0.45), heads)
     True
