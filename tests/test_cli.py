@@ -50,6 +50,17 @@ def test_user_mistakes_print_one_line_and_exit_2(capsys, tmp_path, tiny_graph, a
     assert needle in _one_line_error(err)
 
 
+def test_unreadable_input_is_a_user_error(capsys, tmp_path):
+    import os
+
+    fifo = tmp_path / "abstracts.txt"
+    os.mkfifo(fifo)  # named, but not a file kg can read
+    code, _, err = run(capsys, "build", str(fifo), "--out", str(tmp_path / "o"))
+    assert code == 2
+    assert "cannot read" in _one_line_error(err) and str(fifo) in err
+    assert not (tmp_path / "o" / "graph.nt").exists()
+
+
 def test_query_formats(capsys, tmp_path, tiny_graph):
     graph = tmp_path / "g.ttl"
     graph.write_bytes(tiny_graph.serialize("turtle"))

@@ -83,6 +83,9 @@ def _read(inputs: Sequence[str | Path], fmt: str | None, report: BuildReport, kn
     for item in read_inputs(paths, format=fmt, on_warning=on_warning):
         report.read += 1
         if isinstance(item, Rejection):
+            if item.code == "E102":
+                # A file the user named but kg cannot open is a mistake to fix, not a bad record.
+                raise UserError("E102", path=item.source, reason=item.reason.rsplit(": ", 1)[-1])
             report.rejected += 1
             report.rejections.append(item)
         elif item.id in known:
