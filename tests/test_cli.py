@@ -50,6 +50,13 @@ def test_user_mistakes_print_one_line_and_exit_2(capsys, tmp_path, tiny_graph, a
     assert needle in _one_line_error(err)
 
 
+def test_debug_shows_the_traceback(tmp_path):
+    from kg.errors import UserError
+
+    with pytest.raises(UserError, match="E301"):
+        main(["--debug", "query", str(tmp_path / "missing.ttl"), "SELECT * WHERE { ?s ?p ?o }"])
+
+
 def test_unreadable_input_is_a_user_error(capsys, tmp_path):
     import os
 
