@@ -131,3 +131,4 @@ def test_views_are_reused_until_the_store_changes(tiny_graph):
     changed = tiny_graph.to_networkx()
     assert changed is not first and changed.has_edge(paper_iri("p1"), "https://example.org/code") is False  # no Statement: not a fact
     assert len(list(tiny_graph.facts())) == 5
+

@@ -68,10 +68,29 @@ def _pipeline(spacy_model: str | None) -> Any:
     return load_pipeline(spacy_model)
 
 
+def model_fingerprint() -> str:
+    """A short hash of the shipped trained model's files, or ``"none"`` without one.
+
+    It is part of every cache key, so retraining with ``kg train scierc``
+    re-extracts papers instead of reusing what the old model found.
+    """
+    import hashlib
+    from importlib.resources import files
+
+    folder = Path(str(files("kg.scierc").joinpath("model")))
+    paths = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "report.json") if folder.is_dir() else []
+    if not paths:
+        return "none"
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _extractor_version(spacy_model: str | None) -> str:
     from kg.extract import EXTRACTOR_VERSION
 
-    return f"{EXTRACTOR_VERSION}+{spacy_model or 'default'}"
+    return f"{EXTRACTOR_VERSION}+{spacy_model or 'default'}+{model_fingerprint()}"
 
 
 def _read(inputs: Sequence[str | Path], fmt: str | None, report: BuildReport, known: set[str], on_warning: Callable[[str], None] | None) -> list[Paper]:

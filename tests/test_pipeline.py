@@ -1,0 +1,13 @@
+"""The build orchestration: cache keys and build-folder bookkeeping."""
+
+from __future__ import annotations
+
+
+def test_cache_keys_follow_the_trained_model(monkeypatch):
+    from kg import pipeline
+
+    stamp = pipeline.model_fingerprint()
+    assert stamp == "none" or (len(stamp) == 12 and int(stamp, 16) >= 0)
+    assert pipeline._extractor_version(None).endswith("+" + stamp)
+    monkeypatch.setattr(pipeline, "model_fingerprint", lambda: "retrained")
+    assert pipeline._extractor_version(None).endswith("+retrained")
