@@ -21,6 +21,7 @@ mistyped mentions.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,7 +211,7 @@ class RelationModel:
     """Weights of the multinomial logistic regression over hashed pair features."""
 
     labels: tuple[str, ...]
-    weights: np.ndarray  # (N_FEATURES, labels) float32, C order: fast sparse @ dense
+    weights: np.ndarray  # (N_FEATURES, labels), C order: a pair's rows are gathered and summed
     bias: np.ndarray  # (labels,)
     threshold: float = 0.5
 
@@ -218,8 +219,9 @@ class RelationModel:
         """Softmax probabilities, one row per pair, columns in ``labels`` order."""
         if not feature_lists:
             return np.zeros((0, len(self.labels)), dtype=np.float32)
-        x = hash_features(feature_lists, self.weights.shape[0])
-        logits = np.asarray(x @ self.weights) + self.bias
+        starts, columns = hashed_columns(feature_lists, self.weights.shape[0])
+        # Binary features: a pair's logits are the sum of its buckets' weight rows.
+        logits = np.add.reduceat(self.weights[columns].astype(np.float32), starts, axis=0) + self.bias
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         return exp / exp.sum(axis=1, keepdims=True)
@@ -244,14 +246,32 @@ class RelationModel:
             )
 
 
-def hash_features(feature_lists: Sequence[Sequence[str]], n_features: int = N_FEATURES) -> Any:
-    """A sparse (pairs x n_features) matrix of binary hashed features."""
-    from sklearn.feature_extraction import FeatureHasher
+def hashed_columns(feature_lists: Sequence[Sequence[str]], n_features: int = N_FEATURES) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair's distinct feature buckets (CRC-32 of the feature, modulo ``n_features``).
 
-    hasher = FeatureHasher(n_features=n_features, input_type="string", alternate_sign=False)
-    x = hasher.transform(feature_lists)
-    x.data[:] = 1.0  # a feature seen twice (two equal words between) still counts once
-    return x
+    Returns ``(starts, columns)``: the buckets of pair ``i`` are
+    ``columns[starts[i]:starts[i + 1]]``. Plain ``zlib`` hashing keeps
+    prediction free of scikit-learn, whose import alone costs about a second.
+    A feature seen twice (two equal words between) counts once.
+
+    >>> starts, columns = hashed_columns([["a", "b", "a"], ["b"]], 16)
+    >>> starts.tolist(), len(columns), bool(columns[2] in columns[:2])
+    ([0, 2], 3, True)
+    """
+    starts, columns = [], []
+    for feats in feature_lists:
+        starts.append(len(columns))
+        columns.extend(sorted({zlib.crc32(f.encode("utf-8")) % n_features for f in feats}))
+    return np.array(starts, dtype=np.int64), np.array(columns, dtype=np.int64)
+
+
+def hash_features(feature_lists: Sequence[Sequence[str]], n_features: int = N_FEATURES) -> Any:
+    """A sparse (pairs x n_features) matrix of binary hashed features, for training."""
+    from scipy.sparse import csr_matrix
+
+    starts, columns = hashed_columns(feature_lists, n_features)
+    indptr = np.append(starts, len(columns))
+    return csr_matrix((np.ones(len(columns), dtype=np.float64), columns, indptr), shape=(len(starts), n_features))
 
 
 Pair = tuple[Mention, Mention, list[Mention]]
