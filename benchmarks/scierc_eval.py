@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python benchmarks/scierc_eval.py [--data ../shared/data/scierc] [--split test] [--model DIR]
+    python benchmarks/scierc_eval.py [--data ../shared/data/scierc] [--split test] [--model DIR|minilm]
 
 Prints entity F1, relation F1 (boundaries, strict) on the split, the trained
 pipeline's docs/s on it, then the throughput on the bundled seed abstracts of
@@ -42,7 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data/scierc"))
     parser.add_argument("--split", default="test")
-    parser.add_argument("--model", default=None, help="model folder (default: the shipped model)")
+    parser.add_argument("--model", default=None, help="model folder, or default / minilm (default: the shipped default model)")
     args = parser.parse_args()
 
     from kg.scierc.evaluate import evaluate_scierc

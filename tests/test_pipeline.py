@@ -9,5 +9,7 @@ def test_cache_keys_follow_the_trained_model(monkeypatch):
     stamp = pipeline.model_fingerprint()
     assert stamp == "none" or (len(stamp) == 12 and int(stamp, 16) >= 0)
     assert pipeline._extractor_version(None).endswith("+" + stamp)
-    monkeypatch.setattr(pipeline, "model_fingerprint", lambda: "retrained")
+    assert pipeline._extractor_version(None, "minilm") != pipeline._extractor_version(None)
+    assert pipeline.model_fingerprint("minilm") != stamp
+    monkeypatch.setattr(pipeline, "model_fingerprint", lambda model=None: "retrained")
     assert pipeline._extractor_version(None).endswith("+retrained")

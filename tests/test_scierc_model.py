@@ -162,10 +162,13 @@ def test_relation_model_round_trips(tmp_path):
 # ------------------------------------------------------------------------------ the shipped model
 
 
-def test_missing_model_raises_e203(tmp_path):
+def test_missing_model_raises_e203_and_a_missing_folder_e206(tmp_path):
+    with pytest.raises(KgError) as info:
+        add_trained_components(spacy.blank("en"), tmp_path)  # a folder without a model
+    assert info.value.code == "E203"
     with pytest.raises(KgError) as info:
         add_trained_components(spacy.blank("en"), tmp_path / "nothing")
-    assert info.value.code == "E203"
+    assert info.value.code == "E206"
 
 
 @pytest.mark.slow

@@ -95,13 +95,14 @@ def build(
     workers: Annotated[int, typer.Option("--workers", min=1, help="Processes for extraction.")] = 1,
     min_confidence: Annotated[Optional[float], typer.Option("--min-confidence", min=0.0, max=1.0, help="Drop facts scored below this.")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail if any input document is rejected.")] = False,
+    model: Annotated[Optional[str], typer.Option("--model", help="Trained SciERC model: default, minilm (needs the transformer extra) or a model folder.")] = None,
 ) -> None:
     """Build (or --update) a knowledge graph from abstracts and write every export."""
     from kg.pipeline import build as run_build
 
     bar, update_progress = _progress_bar()
     with bar:
-        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn)
+        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn)
     for rejection in report.rejections:
         where = "" if rejection.source in rejection.reason else f"{rejection.source}: "
         err.print(f"kg: rejected: {where}{rejection.reason}", markup=False, highlight=False)

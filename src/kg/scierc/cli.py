@@ -32,14 +32,23 @@ def train_scierc_command(
         Optional[Path], typer.Option("--out", help="Model folder to write (default: the shipped model).")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same model.")] = 0,
+    encoder: Annotated[
+        str, typer.Option("--encoder", help="spancat (the default model) or minilm (the transformer extra's model).")
+    ] = "spancat",
 ) -> None:
     """Train the SciERC entity and relation components on train, tuned on dev."""
     from kg.scierc.data import split_path
-    from kg.scierc.train import train_scierc
 
+    if encoder not in ("spancat", "minilm"):
+        raise UserError("E311", reason=f"--encoder must be spancat or minilm, not {encoder!r}")
     for split in ("train", "dev"):
         if not split_path(data, split).is_file():
             raise UserError("E204", path=data)
+    if encoder == "minilm":
+        _train_minilm(data, out_dir, seed)
+        return
+    from kg.scierc.train import train_scierc
+
     report = train_scierc(data, out_dir, seed, on_progress=lambda line: _err.print(line, markup=False))
     table = Table(title=f"kg train scierc → {report.out_dir}", show_header=False, box=None)
     table.add_row("dev entity F1", f"{report.dev['entities']:.2f}")
@@ -51,13 +60,32 @@ def train_scierc_command(
     _out.print(table)
 
 
+def _train_minilm(data: Path, out_dir: Path | None, seed: int) -> None:
+    from kg.scierc.ensemble import require_extra
+
+    require_extra()
+    from kg.scierc.encoder_train import train_minilm
+
+    meta = train_minilm(data, out_dir, seed, on_progress=lambda line: _err.print(line, markup=False))
+    table = Table(title="kg train scierc --encoder minilm", show_header=False, box=None)
+    for name in ("entities", "relations", "relations_strict"):
+        table.add_row(f"dev {name} F1 (ensemble)", f"{meta['dev'][name]:.2f}")
+    table.add_row("spancat/MiniLM weight", str(meta["entity_weight"]))
+    table.add_row("relation threshold", str(meta["relation_threshold"]))
+    table.add_row("best epoch", str(meta["best_epoch"]))
+    table.add_row("time", f"{meta['seconds']:.0f} s")
+    _out.print(table)
+
+
 @eval_app.command("scierc")
 def eval_scierc_command(
     file: Annotated[Path, typer.Argument(help="A SciERC file in DyGIE json-lines (e.g. test.json).")],
     predictions: Annotated[
         Optional[Path], typer.Option("--predictions", help="Write the predictions here, DyGIE json-lines.")
     ] = None,
-    model: Annotated[Optional[Path], typer.Option("--model", help="Model folder (default: the shipped model).")] = None,
+    model: Annotated[
+        Optional[str], typer.Option("--model", help="default, minilm (needs the transformer extra) or a model folder.")
+    ] = None,
 ) -> None:
     """Score the trained components on a SciERC file: entities, relations (boundaries, strict)."""
     from kg.scierc.evaluate import evaluate_scierc

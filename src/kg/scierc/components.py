@@ -10,6 +10,7 @@ component ``kg_scierc_relations`` is ours and thin: it reads the mentions in
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,11 +21,13 @@ from spacy.util import minibatch
 
 from kg.scierc.data import SPANS_KEY
 from kg.scierc.entities import ENTITY_PIPE
-from kg.scierc.model_files import DEFAULT_MODEL_DIR, read_meta
+from kg.scierc.model_files import DEFAULT_MODEL_DIR, read_meta, resolve_model_dir
 from kg.scierc.relations import RelationModel, doc_mentions, predict_batch
 
 #: Name (and factory) of the relation component in a pipeline.
 RELATION_PIPE = "kg_scierc_relations"
+#: ``doc.user_data`` key of a second model's pair probabilities (see :data:`kg.scierc.relations.PairOpinion`).
+PAIR_OPINION_KEY = "kg_scierc_pair_opinion"
 
 
 def _ensure_extension() -> None:
@@ -32,7 +35,29 @@ def _ensure_extension() -> None:
         Doc.set_extension("scierc_relations", default=())
 
 
-class SciercRelations(Pipe):
+class BatchedPipe(Pipe):
+    """A component that annotates whole batches (``_annotate``); a failing batch goes to the error handler."""
+
+    name: str
+    batch_size = 64
+
+    def __call__(self, doc: Doc) -> Doc:
+        return self._annotate([doc])[0]
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int | None = None) -> Iterator[Doc]:
+        handler = self.get_error_handler()
+        for docs in minibatch(stream, size=batch_size or self.batch_size):
+            try:
+                yield from self._annotate(docs)
+            except Exception as error:  # noqa: BLE001 - spaCy's contract: the handler decides
+                handler(self.name, self, docs, error)
+                yield from docs
+
+    def _annotate(self, docs: list[Doc]) -> list[Doc]:
+        raise NotImplementedError
+
+
+class SciercRelations(BatchedPipe):
     """Writes ``doc._.scierc_relations``: ``(head_start, head_end, tail_start, tail_end, label, score)``.
 
     Offsets are token offsets with exclusive ends. It also turns the entity
@@ -45,21 +70,12 @@ class SciercRelations(Pipe):
         self.model = model
         self.name = name
 
-    def __call__(self, doc: Doc) -> Doc:
-        return self._annotate([doc])[0]
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Doc]:
-        handler = self.get_error_handler()
-        for docs in minibatch(stream, size=batch_size):
-            try:
-                yield from self._annotate(docs)
-            except Exception as error:  # noqa: BLE001 - spaCy's contract: the handler decides
-                handler(self.name, self, docs, error)
-                yield from docs
-
     def _annotate(self, docs: list[Doc]) -> list[Doc]:
         mentions = [doc_mentions(doc) for doc in docs]
-        for doc, relations in zip(docs, predict_batch(docs, mentions, self.model), strict=True):
+        # The MiniLM entity component leaves its pair head's opinion here; it
+        # is used once and removed, so that it never reaches a saved Doc.
+        opinions = [doc.user_data.pop(PAIR_OPINION_KEY, None) for doc in docs]
+        for doc, relations in zip(docs, predict_batch(docs, mentions, self.model, opinions), strict=True):
             _plain_scores(doc)
             doc._.scierc_relations = relations
         return docs
@@ -76,14 +92,21 @@ def _plain_scores(doc: Doc) -> None:
 @Language.factory(
     RELATION_PIPE,
     assigns=["doc._.scierc_relations"],
-    default_config={"model_dir": None},
+    default_config={"model_dir": None, "threshold": None},
 )
-def make_relation_component(nlp: Language, name: str, model_dir: str | None) -> SciercRelations:
-    """The ``kg_scierc_relations`` factory; ``model_dir`` defaults to the shipped model."""
+def make_relation_component(nlp: Language, name: str, model_dir: str | None, threshold: float | None) -> SciercRelations:
+    """The ``kg_scierc_relations`` factory; ``model_dir`` defaults to the shipped model.
+
+    ``threshold`` replaces the one saved with the weights (the MiniLM model
+    tunes its own on dev, since its mentions differ).
+    """
     _ensure_extension()
     path = Path(model_dir) if model_dir else DEFAULT_MODEL_DIR
     read_meta(path)  # raises E203 when the model is missing
-    return SciercRelations(RelationModel.load(path / "relations.npz"), name)
+    model = RelationModel.load(path / "relations.npz")
+    if threshold is not None:
+        model = replace(model, threshold=float(threshold))
+    return SciercRelations(model, name)
 
 
 def add_trained_components(
@@ -95,11 +118,22 @@ def add_trained_components(
     its parse and lemmas; a blank pipeline works with weaker relations). The
     components are added at the end, or before the component named
     ``before``. Nothing is downloaded. Raises ``KgError("E203")`` when the
-    model folder is missing or incomplete.
+    model folder is missing or incomplete, and ``KgError("E205")`` when a
+    MiniLM model is asked for without the ``transformer`` extra installed.
+    ``model_dir`` is a folder or a name (``default``, ``minilm``).
     """
-    path = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+    path = resolve_model_dir(model_dir)
     meta = read_meta(path)
     where = {"before": before} if before else {}
+    if meta.get("kind") == "minilm":
+        from kg.scierc.ensemble import ENSEMBLE_PIPE, require_extra
+
+        require_extra()
+        base = str(path / meta["base_model"]) if meta.get("base_model") else str(DEFAULT_MODEL_DIR)
+        nlp.add_pipe(ENSEMBLE_PIPE, config={"model_dir": str(path), "base_dir": base}, **where)
+        relation_config = {"model_dir": base, "threshold": meta["relation_threshold"]}
+        nlp.add_pipe(RELATION_PIPE, config=relation_config, **where)
+        return nlp
     pipe = nlp.add_pipe(meta["entity_factory"], name=ENTITY_PIPE, config=meta["entity_config"], **where)
     pipe.from_disk(path / ENTITY_PIPE, exclude=["vocab"])
     pipe.cfg["threshold"] = meta.get("entity_threshold")

@@ -25,6 +25,10 @@ from kg.scierc.entities import ENTITY_FACTORY, ENTITY_PIPE, entity_config
 
 #: The shipped model, produced by ``kg train scierc`` with its defaults.
 DEFAULT_MODEL_DIR = Path(__file__).parent / "model"
+#: The shipped MiniLM model of the ``transformer`` extra (``kg train scierc --encoder minilm``).
+MINILM_MODEL_DIR = Path(__file__).parent / "model_minilm"
+#: Names ``--model`` accepts besides a folder.
+NAMED_MODELS = {"default": DEFAULT_MODEL_DIR, "minilm": MINILM_MODEL_DIR}
 #: Bump when the folder layout or the meaning of a file changes.
 FORMAT_VERSION = 1
 #: Host pipelines tried in order when none is named.
@@ -91,9 +95,47 @@ def save_model(out: Path, entity_pipe: Any, relation_model: Any, report: dict[st
     return size
 
 
+def resolve_model_dir(model: str | Path | None) -> Path:
+    """The folder of a model given by name (``default``, ``minilm``) or path; ``None`` is the default.
+
+    Raises ``UserError("E206")`` for a name that is neither a known model nor a folder.
+
+    >>> resolve_model_dir("minilm").name
+    'model_minilm'
+    """
+    if model is None:
+        return DEFAULT_MODEL_DIR
+    if str(model) in NAMED_MODELS:
+        return NAMED_MODELS[str(model)]
+    if not Path(model).is_dir():
+        raise UserError("E206", model=model)
+    return Path(model)
+
+
 def read_meta(model_dir: Path) -> dict[str, Any]:
-    """The model folder's ``meta.json``; ``KgError("E203")`` when the model is missing."""
-    meta = model_dir / "meta.json"
-    if not meta.is_file() or not (model_dir / ENTITY_PIPE).is_dir() or not (model_dir / "relations.npz").is_file():
+    """The model folder's ``meta.json``; ``KgError("E203")`` when the model is missing.
+
+    A default model folder holds the entity component and the relation
+    weights; a MiniLM folder (``"kind": "minilm"``) holds the encoder weights
+    and names the default model it builds on.
+    """
+    meta_path = model_dir / "meta.json"
+    if not meta_path.is_file():
         raise KgError("E203", path=model_dir)
-    return json.loads(meta.read_text(encoding="utf-8"))
+    meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
+    if meta.get("kind") == "minilm":
+        required = [model_dir / "encoder.safetensors"]
+    else:
+        required = [model_dir / ENTITY_PIPE, model_dir / "relations.npz"]
+    if not all(p.exists() for p in required):
+        raise KgError("E203", path=model_dir)
+    return meta
+
+
+def load_spancat(nlp: Language, model_dir: Path = DEFAULT_MODEL_DIR) -> Any:
+    """The default model's entity component, built for ``nlp`` but not added to it."""
+    meta = read_meta(model_dir)
+    pipe = nlp.create_pipe(meta["entity_factory"], name=ENTITY_PIPE, config=meta["entity_config"])
+    pipe.from_disk(model_dir / ENTITY_PIPE, exclude=["vocab"])
+    pipe.cfg["threshold"] = meta.get("entity_threshold")
+    return pipe

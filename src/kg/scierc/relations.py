@@ -304,13 +304,42 @@ def decode(
     return tuple(sorted(best.values()))
 
 
+#: What a second model says of a Doc's pairs: its weight in the blend, and a
+#: probability row (in the relation model's label order) per ordered pair
+#: ``(head_start, head_end, tail_start, tail_end)``, ends exclusive.
+PairOpinion = tuple[float, dict[tuple[int, int, int, int], np.ndarray]]
+
+
+def blend(found: Sequence[Pair], probs: np.ndarray, opinion: PairOpinion | None) -> np.ndarray:
+    """``probs`` mixed with a second model's rows for the same pairs (pairs it did not score keep ``probs``).
+
+    >>> pairs = [((0, 1, "Method"), (2, 3, "Task"), [])]
+    >>> blend(pairs, np.array([[0.8, 0.2]]), (0.5, {(0, 1, 2, 3): np.array([0.2, 0.8])})).tolist()
+    [[0.5, 0.5]]
+    """
+    if opinion is None or not opinion[0]:
+        return probs
+    weight, rows = opinion
+    out = probs.copy()
+    for i, (a, b, _) in enumerate(found):
+        row = rows.get((a[0], a[1], b[0], b[1]))
+        if row is not None:
+            out[i] = (1.0 - weight) * probs[i] + weight * row
+    return out
+
+
 def predict_batch(
-    docs: Sequence[Doc], mentions: Sequence[Sequence[Mention]], model: RelationModel
+    docs: Sequence[Doc],
+    mentions: Sequence[Sequence[Mention]],
+    model: RelationModel,
+    opinions: Sequence[PairOpinion | None] | None = None,
 ) -> list[tuple[RelationOut, ...]]:
     """The relations of each Doc among its mentions (exclusive ends), with their probabilities.
 
     The pairs of the whole batch are scored in one matrix product: hashing and
-    scoring per Doc would cost more than the features.
+    scoring per Doc would cost more than the features. ``opinions`` (one per
+    Doc, or ``None``) are a second model's probabilities, blended in before
+    decoding (:func:`blend`).
     """
     pairs: list[list[Pair]] = []
     feats: list[list[str]] = []
@@ -321,8 +350,9 @@ def predict_batch(
         feats.extend(pair_features(table, a, b, g) for a, b, g in found)
     probs = model.probabilities(feats)
     out, offset = [], 0
-    for found in pairs:
-        out.append(decode(found, probs[offset : offset + len(found)], model.labels, model.threshold))
+    for k, found in enumerate(pairs):
+        rows = blend(found, probs[offset : offset + len(found)], opinions[k] if opinions else None)
+        out.append(decode(found, rows, model.labels, model.threshold))
         offset += len(found)
     return out
 
