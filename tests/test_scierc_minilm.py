@@ -89,6 +89,10 @@ def test_cli_reports_the_missing_extra_without_traceback(monkeypatch, capsys, tm
     monkeypatch.setitem(sys.modules, "torch", None)
     code = main(["eval", "scierc", str(data), "--model", str(model)])
     err = capsys.readouterr().err
+    assert code == 2 and "E205" in err
+    assert main(["build", str(data), "--out", str(tmp_path / "out"), "--model", str(model)]) == 2
+    assert not (tmp_path / "out").exists(), "nothing is written when the extra is missing"
+    err = capsys.readouterr().err
     assert code == 2
     assert "E205" in err and "Traceback" not in err
 

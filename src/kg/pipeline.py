@@ -256,9 +256,9 @@ def build(
     if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
         raise UserError("E311", reason=f"--min-confidence must be between 0 and 1, not {min_confidence}")
     if scierc_model is not None:
-        from kg.scierc.model_files import resolve_model_dir
+        from kg.scierc.components import check_model
 
-        resolve_model_dir(scierc_model)  # a typo fails here, before the output folder is touched
+        check_model(scierc_model)  # a typo or a missing extra fails here, before the output folder is touched
     started = time.perf_counter()
     with cache.build_lock(out):
         existing: dict[str, tuple[Paper, Extraction]] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from spacy.language import Language
@@ -107,6 +108,21 @@ def make_relation_component(nlp: Language, name: str, model_dir: str | None, thr
     if threshold is not None:
         model = replace(model, threshold=float(threshold))
     return SciercRelations(model, name)
+
+
+def check_model(model_dir: str | Path | None) -> dict[str, Any]:
+    """Check that a model (name or folder) exists and can run here; return its meta.
+
+    Raises ``UserError("E206")`` for an unknown name, ``KgError("E203")`` for
+    an incomplete folder and ``UserError("E205")`` for a MiniLM model without
+    the ``transformer`` extra; loads nothing heavy.
+    """
+    meta = read_meta(resolve_model_dir(model_dir))
+    if meta.get("kind") == "minilm":
+        from kg.scierc.ensemble import require_extra
+
+        require_extra()
+    return meta
 
 
 def add_trained_components(
