@@ -142,10 +142,9 @@ def add_trained_components(
     meta = read_meta(path)
     where = {"before": before} if before else {}
     if meta.get("kind") == "minilm":
-        from kg.scierc.ensemble import ENSEMBLE_PIPE, require_extra
+        from kg.scierc.ensemble import ENSEMBLE_PIPE
 
-        require_extra()
-        base = str(path / meta["base_model"]) if meta.get("base_model") else str(DEFAULT_MODEL_DIR)
+        base = str(DEFAULT_MODEL_DIR)
         nlp.add_pipe(ENSEMBLE_PIPE, config={"model_dir": str(path), "base_dir": base}, **where)
         relation_config = {"model_dir": base, "threshold": meta["relation_threshold"]}
         nlp.add_pipe(RELATION_PIPE, config=relation_config, **where)

@@ -17,10 +17,11 @@ import random
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -36,11 +37,13 @@ from kg.scierc.encoder import (
     encode,
     load_tokenizer,
     new_net,
+    pair_probabilities,
     save_net,
     sentence_pairs,
     trainable_state,
 )
 from kg.scierc.model_files import DEFAULT_MODEL_DIR, MINILM_MODEL_DIR, check_writable, load_host_pipeline, load_spancat
+from kg.scierc.relations import as_annotations, decode
 from kg.scierc.score import score, summary
 
 #: Weights of the spancat/MiniLM average tried on dev.
@@ -101,19 +104,11 @@ def predict_alone(net: SpanPairNet, examples: Sequence[Example], threshold: floa
             best, label = probs[:, 1:].max(-1)
             keep = (best > probs[:, 0]).nonzero().flatten().tolist()
             entities = {ex.spans[i] + (ENTITY_CLASSES[int(label[i]) + 1],) for i in keep}
-            types = {(s, e): ENTITY_CLASSES.index(lab) for s, e, lab in entities}
-            mentions = sorted(types)
-            pairs = sentence_pairs(mentions, ex.encoded.sentences)
-            relations: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int, str], float]] = {}
-            if pairs:
-                rel = net.pair_logits(states, ex.encoded, mentions, [types[m] for m in mentions], pairs).softmax(-1)
-                rel[:, 0] = -1.0
-                scores, labels = rel.max(-1)
-                for (a, b), s, lab in zip(pairs, scores.tolist(), labels.tolist(), strict=True):
-                    key = tuple(sorted((a, b)))
-                    if s >= threshold and (key not in relations or s > relations[key][1]):
-                        relations[key] = ((*a, *b, RELATION_CLASSES[lab]), s)
-            out.append(Annotations(frozenset(entities), frozenset(r for r, _ in relations.values())))
+            found = pair_probabilities(net, states, ex.encoded, [(s, e, ENTITY_CLASSES.index(lab)) for s, e, lab in entities])
+            mentions = [(s, e + 1, lab) for s, e, lab in sorted(entities)]
+            pairs = [((a[0], a[1] + 1), (b[0], b[1] + 1), None) for a, b in found]
+            rows = np.array(list(found.values())).reshape(-1, len(RELATION_CLASSES))
+            out.append(as_annotations(mentions, decode(pairs, rows, RELATION_CLASSES, threshold)))
     return out
 
 
@@ -177,7 +172,7 @@ def tune_ensemble(net: SpanPairNet, dev_records: Sequence[dict[str, Any]], spacy
     plus relation F1 (boundaries).
     """
     from kg.scierc.ensemble import EnsembleEntities
-    from kg.scierc.relations import RelationModel, predict_batch
+    from kg.scierc.relations import RelationModel, blend, score_pairs
 
     nlp = load_host_pipeline(spacy_model)
     docs = list(nlp.pipe(make_doc(nlp.vocab, r["sentences"]) for r in dev_records))
@@ -190,16 +185,13 @@ def tune_ensemble(net: SpanPairNet, dev_records: Sequence[dict[str, Any]], spacy
         found = [ensemble.mentions(analysis, k, weight) for k in range(len(docs))]
         mentions = [[(s, e + 1, ENTITY_LABELS[c - 1]) for s, e, c, _ in f] for f in found]
         opinions = [ensemble.opinion(analysis, k, f) for k, f in enumerate(found)]
+        scored = score_pairs(docs, mentions, relation_model)  # the features do not depend on the blend
         for relation_weight in BLEND_GRID:
+            blended = [(pairs, blend(pairs, probs, (relation_weight, o))) for (pairs, probs), o in zip(scored, opinions, strict=True)]
             for threshold in THRESHOLD_GRID:
-                model = replace(relation_model, threshold=threshold)
-                relations = predict_batch(docs, mentions, model, [(relation_weight, o) for o in opinions])
                 pred = [
-                    Annotations(
-                        frozenset((s, e - 1, lab) for s, e, lab in ments),
-                        frozenset((hs, he - 1, ts, te - 1, lab) for hs, he, ts, te, lab, _ in rels),
-                    )
-                    for ments, rels in zip(mentions, relations, strict=True)
+                    as_annotations(ments, decode(pairs, probs, relation_model.labels, threshold))
+                    for ments, (pairs, probs) in zip(mentions, blended, strict=True)
                 ]
                 scores = summary(score(gold, pred))
                 if best is None or scores["entities"] + scores["relations"] > best["dev"]["entities"] + best["dev"]["relations"]:

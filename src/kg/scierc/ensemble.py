@@ -28,6 +28,7 @@ from spacy.tokens import Doc, Span
 from kg.errors import UserError
 from kg.scierc.components import PAIR_OPINION_KEY, BatchedPipe
 from kg.scierc.data import ENTITY_LABELS, SPANS_KEY
+from kg.scierc.entities import sentence_bounds
 
 #: Name (and factory) of the ensemble entity component in a pipeline.
 ENSEMBLE_PIPE = "kg_scierc_ensemble"
@@ -82,9 +83,7 @@ def combine(spancat: np.ndarray, neural: np.ndarray, weight: float) -> tuple[np.
 
 def sentence_words(doc: Doc) -> list[list[str]]:
     """The Doc's words grouped by sentence (the whole Doc when it has no boundaries)."""
-    if doc.has_annotation("SENT_START") or doc.has_annotation("DEP"):
-        return [[t.text for t in sent] for sent in doc.sents]
-    return [[t.text for t in doc]]
+    return [[t.text for t in doc[start:end]] for start, end in sentence_bounds(doc)]
 
 
 @dataclass

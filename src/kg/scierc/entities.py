@@ -48,6 +48,18 @@ END_POS = frozenset({"NOUN", "PROPN", "PRON", "VERB", "ADJ", "NUM", "X", "SYM", 
 CLOSERS = frozenset({")", "]", "-RRB-", "-RSB-"})
 
 
+def sentence_bounds(doc: Doc) -> list[tuple[int, int]]:
+    """Token offsets ``(start, end)`` of each sentence; the whole Doc when it has no boundaries.
+
+    >>> import spacy
+    >>> sentence_bounds(spacy.blank("en")("a b"))
+    [(0, 2)]
+    """
+    if doc.has_annotation("SENT_START") or doc.has_annotation("DEP"):
+        return [(s.start, s.end) for s in doc.sents]
+    return [(0, len(doc))]
+
+
 def candidate_spans(doc: Doc, max_size: int = MAX_SPAN) -> list[tuple[int, int]]:
     """The spans the entity component scores: n-grams of 1..max_size tokens
     inside one sentence whose first and last tokens can bound an entity.
@@ -61,10 +73,7 @@ def candidate_spans(doc: Doc, max_size: int = MAX_SPAN) -> list[tuple[int, int]]
     [(0, 1), (0, 2), (1, 2)]
     """
     tagged = doc.has_annotation("POS")
-    if doc.has_annotation("SENT_START") or doc.has_annotation("DEP"):
-        bounds = [(s.start, s.end) for s in doc.sents]
-    else:
-        bounds = [(0, len(doc))]
+    bounds = sentence_bounds(doc)
     ok_start = [not tagged or t.pos_ in START_POS for t in doc]
     ok_end = [not tagged or t.pos_ in END_POS or t.text in CLOSERS for t in doc]
     spans = []

@@ -328,18 +328,13 @@ def blend(found: Sequence[Pair], probs: np.ndarray, opinion: PairOpinion | None)
     return out
 
 
-def predict_batch(
-    docs: Sequence[Doc],
-    mentions: Sequence[Sequence[Mention]],
-    model: RelationModel,
-    opinions: Sequence[PairOpinion | None] | None = None,
-) -> list[tuple[RelationOut, ...]]:
-    """The relations of each Doc among its mentions (exclusive ends), with their probabilities.
+def score_pairs(
+    docs: Sequence[Doc], mentions: Sequence[Sequence[Mention]], model: RelationModel
+) -> list[tuple[list[Pair], np.ndarray]]:
+    """Each Doc's candidate pairs and their probabilities (columns in ``model.labels`` order).
 
     The pairs of the whole batch are scored in one matrix product: hashing and
-    scoring per Doc would cost more than the features. ``opinions`` (one per
-    Doc, or ``None``) are a second model's probabilities, blended in before
-    decoding (:func:`blend`).
+    scoring per Doc would cost more than the features.
     """
     pairs: list[list[Pair]] = []
     feats: list[list[str]] = []
@@ -350,11 +345,27 @@ def predict_batch(
         feats.extend(pair_features(table, a, b, g) for a, b, g in found)
     probs = model.probabilities(feats)
     out, offset = [], 0
-    for k, found in enumerate(pairs):
-        rows = blend(found, probs[offset : offset + len(found)], opinions[k] if opinions else None)
-        out.append(decode(found, rows, model.labels, model.threshold))
+    for found in pairs:
+        out.append((found, probs[offset : offset + len(found)]))
         offset += len(found)
     return out
+
+
+def predict_batch(
+    docs: Sequence[Doc],
+    mentions: Sequence[Sequence[Mention]],
+    model: RelationModel,
+    opinions: Sequence[PairOpinion | None] | None = None,
+) -> list[tuple[RelationOut, ...]]:
+    """The relations of each Doc among its mentions (exclusive ends), with their probabilities.
+
+    ``opinions`` (one per Doc, or ``None``) are a second model's
+    probabilities, blended in before decoding (:func:`blend`).
+    """
+    return [
+        decode(found, blend(found, probs, opinions[k] if opinions else None), model.labels, model.threshold)
+        for k, (found, probs) in enumerate(score_pairs(docs, mentions, model))
+    ]
 
 
 def predict_relations(doc: Doc, mentions: Sequence[Mention], model: RelationModel) -> tuple[RelationOut, ...]:
