@@ -217,3 +217,15 @@ def test_shipped_minilm_model_is_small_and_says_how_it_was_made():
     assert {"entity_weight", "relation_weight", "relation_threshold", "seed", "best_epoch"} <= set(meta)
     assert meta["dev"]["entities"] > 0 and meta["dev"]["relations"] > 0
     assert model_size(MINILM_MODEL_DIR) < 25_000_000
+
+
+@pytest.mark.slow
+@pytest.mark.scierc
+@needs_extra
+@needs_scierc
+def test_training_twice_with_one_seed_gives_the_same_weights(tmp_path):
+    from kg.scierc.encoder_train import train_minilm
+
+    for name in ("a", "b"):
+        train_minilm(SCIERC, tmp_path / name, seed=3, epochs=2, limit=20)  # drifted apart before the fix
+    assert (tmp_path / "a" / "encoder.safetensors").read_bytes() == (tmp_path / "b" / "encoder.safetensors").read_bytes()
