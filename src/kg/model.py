@@ -12,51 +12,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import asdict, dataclass, field
-from enum import Enum
 from typing import Any
 
-
-class EntityType(str, Enum):
-    """The classes of scientific things the graph holds (besides papers)."""
-
-    METHOD = "Method"
-    TASK = "Task"
-    DATASET = "Dataset"
-    METRIC = "Metric"
-
-
-class Relation(str, Enum):
-    """Relations between papers and entities; values are the ``kg:`` local names."""
-
-    PROPOSES = "proposes"  # Paper -> Method | Dataset
-    ADDRESSES = "addresses"  # Method -> Task
-    EVALUATED_ON = "evaluatedOn"  # Method -> Dataset
-    MEASURED_BY = "measuredBy"  # Method -> Metric
-    OUTPERFORMS = "outperforms"  # Method -> Method
-    USES = "uses"  # Method -> Method
-    HAS_CODE = "hasCode"  # Paper -> URL
-    COMPARED_WITH = "comparedWith"  # Method -> Method (SciERC COMPARE)
-    SUBTYPE_OF = "subtypeOf"  # X -> X of the same class (SciERC HYPONYM-OF)
-
-
-#: The label a mention takes when it is a URL rather than an entity (``hasCode``).
-URL_LABEL = "URL"
-
-#: Subject and object classes each relation admits; the resolver drops the rest.
-SIGNATURES: dict[Relation, tuple[frozenset[str], frozenset[str]]] = {
-    Relation.PROPOSES: (frozenset({"Paper"}), frozenset({"Method", "Dataset"})),
-    Relation.ADDRESSES: (frozenset({"Method"}), frozenset({"Task"})),
-    Relation.EVALUATED_ON: (frozenset({"Method"}), frozenset({"Dataset"})),
-    Relation.MEASURED_BY: (frozenset({"Method"}), frozenset({"Metric"})),
-    Relation.OUTPERFORMS: (frozenset({"Method"}), frozenset({"Method"})),
-    Relation.USES: (frozenset({"Method"}), frozenset({"Method"})),
-    Relation.HAS_CODE: (frozenset({"Paper"}), frozenset({URL_LABEL})),
-    Relation.COMPARED_WITH: (frozenset({"Method"}), frozenset({"Method"})),
-    Relation.SUBTYPE_OF: (
-        frozenset({"Method", "Task", "Dataset", "Metric"}),
-        frozenset({"Method", "Task", "Dataset", "Metric"}),
-    ),
-}
+# The vocabulary's enums and signatures are defined in kg.vocab (the one table of the
+# vocabulary) and re-exported here, since every stage speaks of them as the data model.
+from kg.vocab import SIGNATURES, URL_LABEL, EntityType, Relation  # noqa: F401
 
 _SPACE = re.compile(r"\s+")
 

@@ -17,44 +17,22 @@ import re
 from urllib.parse import quote
 
 from rdflib import URIRef
-from rdflib.namespace import DefinedNamespace, Namespace
+from rdflib.namespace import DefinedNamespace, DefinedNamespaceMeta, Namespace
 
-VOCAB = "https://w3id.org/kg-lit/vocab#"
-DATA = "https://w3id.org/kg-lit/id/"
+from kg.vocab import DATA, VOCAB, term_names
 
-
-class KG(DefinedNamespace):
-    """Classes and properties of the kg vocabulary (see ontologies/kg.ttl)."""
-
-    _NS = Namespace(VOCAB)
-    _fail = True
-
-    # Classes
-    Paper: URIRef
-    Method: URIRef
-    Task: URIRef
-    Dataset: URIRef
-    Metric: URIRef
-    Entity: URIRef
-    # Relations between papers and entities
-    proposes: URIRef
-    addresses: URIRef
-    evaluatedOn: URIRef
-    measuredBy: URIRef
-    outperforms: URIRef
-    uses: URIRef
-    hasCode: URIRef
-    comparedWith: URIRef
-    subtypeOf: URIRef
-    # Mentions and provenance
-    mentionedIn: URIRef
-    mentionCount: URIRef
-    evidence: URIRef
-    evidenceStart: URIRef
-    evidenceEnd: URIRef
-    confidence: URIRef
-    extractor: URIRef
-    doi: URIRef
+# The class body is made from the vocabulary table, so the namespace can never
+# declare a term the table lacks (rdflib reads the annotations to decide what exists).
+KG = DefinedNamespaceMeta(
+    "KG",
+    (DefinedNamespace,),
+    {
+        "__doc__": "Classes and properties of the kg vocabulary (see ontologies/kg.ttl and kg.vocab).",
+        "__annotations__": dict.fromkeys(term_names(), URIRef),
+        "_NS": Namespace(VOCAB),
+        "_fail": True,
+    },
+)
 
 
 #: Prefixes bound in every Turtle file and pre-bound in every SPARQL query.
