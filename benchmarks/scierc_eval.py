@@ -23,7 +23,7 @@ from _measure import measure, seed_texts
 _SETUP = """
 import spacy
 from _measure import seed_texts
-from kg.scierc.model_files import HOST_MODELS
+from kg.extract.scierc.model_files import HOST_MODELS
 name = next(n for n in HOST_MODELS if spacy.util.is_package(n))
 texts = seed_texts()
 """
@@ -31,7 +31,7 @@ _PIPELINES = {
     "bare en_core_web_sm": "nlp = spacy.load(name)",
     "without NER (host)": "nlp = spacy.load(name, exclude=['ner'])",
     "host + SciERC components": (
-        "from kg.scierc import add_trained_components\n"
+        "from kg.extract.scierc import add_trained_components\n"
         "nlp = add_trained_components(spacy.load(name, exclude=['ner']), {model!r})"
     ),
 }
@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--model", default=None, help="model folder, or default / minilm (default: the shipped default model)")
     args = parser.parse_args()
 
-    from kg.scierc.evaluate import evaluate_scierc
+    from kg.training.evaluate import evaluate_scierc
 
     report = evaluate_scierc(args.data / f"{args.split}.json", model_dir=args.model)
     for name, table in report.tables.items():

@@ -49,22 +49,22 @@ def test_no_model_at_all_is_e202(installed) -> None:
 
 
 def test_missing_trained_model_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kg.scierc
+    import kg.extract.scierc
 
     def missing(nlp, model_dir=None):
         raise KgError("E203", path="nowhere")
 
-    monkeypatch.setattr(kg.scierc, "add_trained_components", missing, raising=False)
+    monkeypatch.setattr(kg.extract.scierc, "add_trained_components", missing, raising=False)
     assert loader.add_trained(spacy.blank("en")) is False
 
 
 def test_other_trained_errors_are_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kg.scierc
+    import kg.extract.scierc
 
     def broken(nlp, model_dir=None):
         raise KgError("E204", path="nowhere")
 
-    monkeypatch.setattr(kg.scierc, "add_trained_components", broken, raising=False)
+    monkeypatch.setattr(kg.extract.scierc, "add_trained_components", broken, raising=False)
     with pytest.raises(KgError):
         loader.add_trained(spacy.blank("en"))
 

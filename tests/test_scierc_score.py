@@ -6,8 +6,14 @@ import json
 
 import pytest
 
-from kg.scierc.data import Annotations, gold_annotations, prediction_record, read_dygie, write_predictions
-from kg.scierc.score import ALL, entity_table, relation_table, score, summary
+from kg.extract.scierc.labels import Annotations
+from kg.training.data import (
+    gold_annotations,
+    prediction_record,
+    read_dygie,
+    write_predictions,
+)
+from kg.training.score import ALL, entity_table, relation_table, score, summary
 
 ENTS = frozenset({(0, 1, "Method"), (4, 4, "Task"), (6, 8, "Material"), (10, 10, "Metric")})
 RELS = frozenset({(0, 1, 4, 4, "USED-FOR"), (6, 8, 0, 1, "EVALUATE-FOR"), (10, 10, 0, 1, "EVALUATE-FOR")})

@@ -7,9 +7,10 @@ import json
 import pytest
 import spacy
 
-from kg.scierc import add_trained_components
-from kg.scierc.data import ENTITY_LABELS, SPANS_KEY, make_doc, read_dygie, split_path
-from kg.scierc.model_files import model_size
+from kg.extract.scierc import add_trained_components
+from kg.extract.scierc.labels import ENTITY_LABELS, SPANS_KEY
+from kg.training.data import make_doc, read_dygie, split_path
+from kg.training.save import model_size
 
 from .conftest import SCIERC
 
@@ -20,7 +21,7 @@ needs_scierc = pytest.mark.skipif(not (SCIERC / "train.json").is_file(), reason=
 @pytest.mark.scierc
 @needs_scierc
 def test_training_on_a_tiny_slice_writes_a_loadable_model(tmp_path):
-    from kg.scierc.train import train_scierc
+    from kg.training.train import train_scierc
 
     lines: list[str] = []
     report = train_scierc(SCIERC, tmp_path / "model", seed=0, epochs=3, max_steps=1, limit_docs=4, on_progress=lines.append)
@@ -39,16 +40,16 @@ def test_training_on_a_tiny_slice_writes_a_loadable_model(tmp_path):
 
 def test_missing_data_folder_is_a_user_error(tmp_path):
     from kg.errors import UserError
-    from kg.scierc.train import train_scierc
+    from kg.training.train import train_scierc
 
     with pytest.raises(UserError) as info:
-        train_scierc(tmp_path)
+        train_scierc(tmp_path, tmp_path / "model")
     assert info.value.code == "E204"
 
 
 def test_training_refuses_to_overwrite_a_folder_that_is_not_a_model(tmp_path):
     from kg.errors import UserError
-    from kg.scierc.train import train_scierc
+    from kg.training.train import train_scierc
 
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(UserError) as info:

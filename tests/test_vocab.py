@@ -13,7 +13,17 @@ from rdflib.namespace import OWL, RDF, RDFS
 
 from kg.model import SIGNATURES
 from kg.store.validate import ontology_text
-from kg.vocab import CLASSES, COLOURS, NODE_TYPES, RELATIONS, SCHEMA, URL_LABEL, VOCAB, Relation, term_names
+from kg.vocab import (
+    CLASSES,
+    COLOURS,
+    NODE_TYPES,
+    RELATIONS,
+    SCHEMA,
+    URL_LABEL,
+    VOCAB,
+    Relation,
+    term_names,
+)
 
 SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
 ENTITY = rdflib.URIRef(VOCAB + "Entity")

@@ -239,7 +239,7 @@ def validate(graph: Annotated[Path, typer.Argument(help="A graph file or build f
 
 def _mount_scierc() -> None:
     """Add `kg train scierc` and `kg eval scierc` (their module imports no model)."""
-    from kg.scierc.cli import eval_app, train_app
+    from kg.training.cli import eval_app, train_app
 
     app.add_typer(train_app, name="train", help="Train extraction models.")
     app.add_typer(eval_app, name="eval", help="Score the extractor on annotated data.")

@@ -78,10 +78,10 @@ def model_fingerprint(scierc_model: str | None = None) -> str:
     import hashlib
     from importlib.resources import files
 
-    default = Path(str(files("kg.scierc").joinpath("model")))
+    default = Path(str(files("kg.extract.scierc").joinpath("model")))
     if scierc_model is None:
         return _folder_hash(default)
-    from kg.scierc.model_files import resolve_model_dir
+    from kg.extract.scierc.model_files import resolve_model_dir
 
     return hashlib.sha256((_folder_hash(default) + _folder_hash(resolve_model_dir(scierc_model))).encode()).hexdigest()[:12]
 
@@ -256,7 +256,7 @@ def build(
     if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
         raise UserError("E311", reason=f"--min-confidence must be between 0 and 1, not {min_confidence}")
     if scierc_model is not None:
-        from kg.scierc.components import check_model
+        from kg.extract.scierc.components import check_model
 
         check_model(scierc_model)  # a typo or a missing extra fails here, before the output folder is touched
     started = time.perf_counter()

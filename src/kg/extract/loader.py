@@ -3,7 +3,7 @@
 The tagger, parser and lemmatizer of a small English model give the parse the
 rules need; the OntoNotes ``ner`` is excluded (its labels are of no use here and
 it costs about half the processing time). The trained SciERC components are
-added when ``kg.scierc`` is importable and its model is present.
+added when ``kg.extract.scierc`` is importable and its model is present.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def add_trained(nlp: Language, scierc_model: str | None = None) -> bool:
     not a quiet fall-back to the rules alone.
     """
     try:
-        from kg.scierc import add_trained_components
+        from kg.extract.scierc import add_trained_components
     except ImportError:
         return False
     try:

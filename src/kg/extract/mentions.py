@@ -14,7 +14,7 @@ introduced name       5         "a framework called controllable feature whiteni
 problem phrase        5         "the problem of learning a single neuron"
 typed noun phrase     5         "a contrastive decoding framework", "the repair problem"
 acronym short form    4         "LSL" once "Local Support Learning (LSL)" is defined
-trained SciERC span   1         ``doc.spans["scierc"]`` mapped by ``kg.scierc.mapping``
+trained SciERC span   1         ``doc.spans["scierc"]`` mapped by ``kg.extract.scierc.mapping``
 name                  2         "LLaMA", "GPT-4", "AWARE-US" (camel case, capitals, digits)
 ====================  ========  ==================================================
 

@@ -30,7 +30,7 @@ hasCode      a URL in the text (code hosts 0.95, other pages 0.7)
 
 Facts whose subject is only implied (the paper's method standing in for
 "we"/"it", or named in another sentence) take 0.1 less. Trained SciERC
-relations, when present, are mapped with ``kg.scierc.mapping.map_relation``
+relations, when present, are mapped with ``kg.extract.scierc.mapping.map_relation``
 and keep the model's score (times 0.8); only :data:`TRAINED_RELATIONS` scoring
 at least :data:`TRAINED_MIN_SCORE` between two mentions of the index (the
 components index only the mentions the rules found) are kept. One fact per (relation, subject text,

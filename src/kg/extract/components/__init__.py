@@ -77,9 +77,9 @@ def rule_index(doc: Doc, mentions: Iterable[Mention]) -> MentionIndex:
 
 
 def _scierc_mapping(name: str) -> Callable | None:
-    """``kg.scierc.mapping.<name>`` when the trained SciERC package is installed, else None."""
+    """``kg.extract.scierc.mapping.<name>`` when the trained SciERC package is installed, else None."""
     try:
-        from kg.scierc import mapping
+        from kg.extract.scierc import mapping
     except ImportError:
         return None
     return getattr(mapping, name, None)

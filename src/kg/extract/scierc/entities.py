@@ -28,7 +28,7 @@ from spacy.util import registry
 from thinc.api import Ops, get_current_ops
 from thinc.types import Ragged
 
-from kg.scierc.data import SPANS_KEY
+from kg.extract.scierc.labels import SPANS_KEY
 
 #: Name of the entity component in a pipeline.
 ENTITY_PIPE = "scierc_spans"
@@ -131,7 +131,7 @@ def entity_config(
     """The ``spancat_singlelabel`` component config used for training and loading.
 
     The decision threshold is not a factory argument; it is set on
-    ``pipe.cfg["threshold"]`` after creation (see :mod:`kg.scierc.model_files`).
+    ``pipe.cfg["threshold"]`` after creation (see :mod:`kg.extract.scierc.model_files`).
     """
     return {
         "spans_key": SPANS_KEY,

@@ -3,11 +3,11 @@
 1. Parse train and dev with en_core_web_sm (its NER excluded) on the given
    tokens, so that training sees the tags and parses the host pipeline will
    give at run time.
-2. Train the entity component (:mod:`kg.scierc.entities`) for a fixed number
+2. Train the entity component (:mod:`kg.extract.scierc.entities`) for a fixed number
    of epochs, scoring dev after each; keep the epoch with the best dev entity
    F1 (dev is the tuning set; test is never read here).
 3. Tune the entity threshold and overlap policy on dev.
-4. Train the relation classifier (:mod:`kg.scierc.relations`) on train pairs
+4. Train the relation classifier (:mod:`kg.training.relations`) on train pairs
    over gold *and* predicted mentions, so it learns what the entity
    component's mistakes look like; tune its regularisation and threshold on dev
    with predicted mentions.
@@ -33,10 +33,11 @@ from spacy.training import Example
 from spacy.util import fix_random_seed, minibatch
 from thinc.api import Adam
 
-from kg.scierc import relations
-from kg.scierc.data import (
-    SPANS_KEY,
-    Annotations,
+from kg.extract.scierc import relations
+from kg.extract.scierc.entities import ENTITY_FACTORY, ENTITY_PIPE, entity_config
+from kg.extract.scierc.labels import SPANS_KEY, Annotations
+from kg.extract.scierc.model_files import load_host_pipeline
+from kg.training.data import (
     gold_annotations,
     make_doc,
     parse_records,
@@ -44,9 +45,9 @@ from kg.scierc.data import (
     set_gold_spans,
     split_path,
 )
-from kg.scierc.entities import ENTITY_FACTORY, ENTITY_PIPE, entity_config
-from kg.scierc.model_files import DEFAULT_MODEL_DIR, check_writable, load_host_pipeline, save_model
-from kg.scierc.score import entity_table, relation_table
+from kg.training.relations import train_relation_model
+from kg.training.save import check_writable, save_model
+from kg.training.score import entity_table, relation_table
 
 #: Receives one line of progress (the CLI prints it; the library does not).
 Progress = Callable[[str], None]
@@ -169,7 +170,7 @@ def tune_entities(nlp: Language, dev_docs: Sequence[Doc], dev_gold: Sequence[Ann
 
 def train_scierc(
     data_dir: str | Path,
-    out_dir: str | Path | None = None,
+    out_dir: str | Path,
     seed: int = 0,
     *,
     epochs: int = EPOCHS,
@@ -186,7 +187,8 @@ def train_scierc(
     data_dir:
         Folder with ``train.json`` and ``dev.json`` (DyGIE json-lines).
     out_dir:
-        Where the model is written (default: the shipped model folder).
+        Where the model is written. It is never the installed package: to
+        replace the shipped model, write it elsewhere and copy it over.
     seed:
         Seeds every random choice; the same seed gives the same model.
     epochs:
@@ -199,7 +201,7 @@ def train_scierc(
     """
     started = time.monotonic()
     deadline = started + max_seconds if max_seconds is not None else None
-    out = Path(out_dir) if out_dir is not None else DEFAULT_MODEL_DIR
+    out = Path(out_dir)
     check_writable(out)
     train_records = read_dygie(split_path(data_dir, "train"))[:limit_docs]
     dev_records = read_dygie(split_path(data_dir, "dev"))[:limit_docs]
@@ -218,7 +220,7 @@ def train_scierc(
 
     train_pred = _predict_entities(nlp, [eg.predicted for eg in train])
     dev_pred = _predict_entities(nlp, dev_docs)
-    model, rel_settings = relations.train_relation_model(
+    model, rel_settings = train_relation_model(
         train_pred,
         [gold_annotations(r) for r in train_records],
         dev_pred,

@@ -7,7 +7,7 @@ candidate span from its first and last sub-word vectors and a width embedding,
 and a pair head over ordered mention pairs (both span vectors, their product,
 the mean of the tokens between them, and both entity types). Its entity
 probabilities are averaged with those of the default ``spancat`` component
-(:mod:`kg.scierc.ensemble`), which on dev is better than either alone.
+(:mod:`kg.extract.scierc.ensemble`), which on dev is better than either alone.
 
 Only the fine-tuned encoder layers and the heads are saved (matrices as int8
 with a scale per row, safetensors); the frozen word embeddings come from the
@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from kg.scierc.data import ENTITY_LABELS, RELATION_LABELS
+from kg.extract.scierc.labels import ENTITY_LABELS, RELATION_LABELS
 
 #: Entity classes of the entity head: a negative class, then SciERC's six.
 ENTITY_CLASSES = ("NONE", *ENTITY_LABELS)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,35 +24,12 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from kg.errors import UserError
-
-#: The six SciERC entity labels, in a fixed order (the model's label order).
-ENTITY_LABELS = ("Task", "Method", "Metric", "Material", "OtherScientificTerm", "Generic")
-#: The seven SciERC relation labels, in a fixed order.
-RELATION_LABELS = (
-    "USED-FOR",
-    "FEATURE-OF",
-    "HYPONYM-OF",
-    "PART-OF",
-    "COMPARE",
-    "CONJUNCTION",
-    "EVALUATE-FOR",
+from kg.extract.scierc.labels import (
+    SPANS_KEY,
+    Annotations,
 )
-#: ``doc.spans`` key of the trained entity component (and of gold spans in training).
-SPANS_KEY = "scierc"
+
 SPLITS = ("train", "dev", "test")
-
-#: ``(start, end, label)``, document-level token indices, end inclusive.
-EntityTuple = tuple[int, int, str]
-#: ``(h_start, h_end, t_start, t_end, label)``, end inclusive.
-RelationTuple = tuple[int, int, int, int, str]
-
-
-@dataclass(frozen=True)
-class Annotations:
-    """Entities and relations of one document, DyGIE conventions (ends inclusive)."""
-
-    entities: frozenset[EntityTuple] = frozenset()
-    relations: frozenset[RelationTuple] = frozenset()
 
 
 def read_dygie(path: str | Path) -> list[dict[str, Any]]:

@@ -5,9 +5,11 @@ Public surface:
 * :func:`add_trained_components` (``nlp, model_dir=None``): add the entity
   component (``scierc_spans``, spaCy ``spancat_singlelabel``) and the relation
   component (factory ``kg_scierc_relations``) to a pipeline;
-* :func:`kg.scierc.train.train_scierc`, :func:`kg.scierc.evaluate.evaluate_scierc`;
-* :mod:`kg.scierc.score` (the standard scores), :mod:`kg.scierc.data` (DyGIE
-  files), :mod:`kg.scierc.mapping` (SciERC labels to the graph's vocabulary).
+* :mod:`kg.extract.scierc.mapping` (SciERC labels to the graph's vocabulary),
+  :mod:`kg.extract.scierc.labels` (the label sets).
+
+Training, scoring and ``kg train``/``kg eval`` live in :mod:`kg.training`, which
+nothing here imports.
 
 Output on each Doc: ``doc.spans["scierc"]`` (scores in
 ``.attrs["scores"]``) and ``doc._.scierc_relations``, tuples
@@ -23,7 +25,7 @@ __all__ = ["add_trained_components"]
 
 
 def add_trained_components(nlp: Any, model_dir: Any = None, **kwargs: Any) -> Any:
-    """Add the trained SciERC components to ``nlp``; see :func:`kg.scierc.components.add_trained_components`."""
-    from kg.scierc.components import add_trained_components as add
+    """Add the trained SciERC components to ``nlp``; see :func:`kg.extract.scierc.components.add_trained_components`."""
+    from kg.extract.scierc.components import add_trained_components as add
 
     return add(nlp, model_dir, **kwargs)

@@ -1,61 +1,37 @@
 """The spaCy component of the relation classifier, and how both components are added.
 
 The entity component is spaCy's own ``spancat_singlelabel`` (configured by
-:mod:`kg.scierc.entities`, weights from the model folder); the relation
+:mod:`kg.extract.scierc.entities`, weights from the model folder); the relation
 component ``kg_scierc_relations`` is ours and thin: it reads the mentions in
 ``doc.spans["scierc"]`` and hands a batch of Docs to
-:func:`kg.scierc.relations.predict_batch`.
+:func:`kg.extract.scierc.relations.predict_batch`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from spacy.language import Language
-from spacy.pipeline import Pipe
 from spacy.tokens import Doc
-from spacy.util import minibatch
 
-from kg.scierc.data import SPANS_KEY
-from kg.scierc.entities import ENTITY_PIPE
-from kg.scierc.model_files import DEFAULT_MODEL_DIR, read_meta, resolve_model_dir
-from kg.scierc.relations import RelationModel, doc_mentions, predict_batch
+from kg.extract.scierc.entities import ENTITY_PIPE
+from kg.extract.scierc.labels import SPANS_KEY
+from kg.extract.scierc.model_files import (
+    DEFAULT_MODEL_DIR,
+    read_meta,
+    resolve_model_dir,
+)
+from kg.extract.scierc.pipes import PAIR_OPINION_KEY, BatchedPipe
+from kg.extract.scierc.relations import RelationModel, doc_mentions, predict_batch
 
 #: Name (and factory) of the relation component in a pipeline.
 RELATION_PIPE = "kg_scierc_relations"
-#: ``doc.user_data`` key of a second model's pair probabilities (see :data:`kg.scierc.relations.PairOpinion`).
-PAIR_OPINION_KEY = "kg_scierc_pair_opinion"
-
-
 def _ensure_extension() -> None:
     if not Doc.has_extension("scierc_relations"):
         Doc.set_extension("scierc_relations", default=())
-
-
-class BatchedPipe(Pipe):
-    """A component that annotates whole batches (``_annotate``); a failing batch goes to the error handler."""
-
-    name: str
-    batch_size = 64
-
-    def __call__(self, doc: Doc) -> Doc:
-        return self._annotate([doc])[0]
-
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int | None = None) -> Iterator[Doc]:
-        handler = self.get_error_handler()
-        for docs in minibatch(stream, size=batch_size or self.batch_size):
-            try:
-                yield from self._annotate(docs)
-            except Exception as error:  # noqa: BLE001 - spaCy's contract: the handler decides
-                handler(self.name, self, docs, error)
-                yield from docs
-
-    def _annotate(self, docs: list[Doc]) -> list[Doc]:
-        raise NotImplementedError
 
 
 class SciercRelations(BatchedPipe):
@@ -119,7 +95,7 @@ def check_model(model_dir: str | Path | None) -> dict[str, Any]:
     """
     meta = read_meta(resolve_model_dir(model_dir))
     if meta.get("kind") == "minilm":
-        from kg.scierc.ensemble import require_extra
+        from kg.extract.scierc.ensemble import require_extra
 
         require_extra()
     return meta
@@ -142,7 +118,7 @@ def add_trained_components(
     meta = read_meta(path)
     where = {"before": before} if before else {}
     if meta.get("kind") == "minilm":
-        from kg.scierc.ensemble import ENSEMBLE_PIPE
+        from kg.extract.scierc.ensemble import ENSEMBLE_PIPE
 
         base = str(DEFAULT_MODEL_DIR)
         nlp.add_pipe(ENSEMBLE_PIPE, config={"model_dir": str(path), "base_dir": base}, **where)

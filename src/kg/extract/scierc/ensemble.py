@@ -1,9 +1,9 @@
 """Entity component of the ``transformer`` extra: spancat and MiniLM, averaged.
 
 ``kg_scierc_ensemble`` takes the place of the default entity component. It
-scores spancat's candidate spans (:func:`kg.scierc.entities.candidate_spans`)
+scores spancat's candidate spans (:func:`kg.extract.scierc.entities.candidate_spans`)
 with both the default ``spancat`` component and the fine-tuned MiniLM of
-:mod:`kg.scierc.encoder`, averages the two probability vectors with a weight
+:mod:`kg.extract.scierc.encoder`, averages the two probability vectors with a weight
 chosen on dev, and writes the winning label of every span whose best class is
 not the negative one to ``doc.spans["scierc"]``, exactly as the default
 component does. The relation component that follows is the default one; it
@@ -26,9 +26,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.errors import UserError
-from kg.scierc.components import PAIR_OPINION_KEY, BatchedPipe
-from kg.scierc.data import ENTITY_LABELS, SPANS_KEY
-from kg.scierc.entities import sentence_bounds
+from kg.extract.scierc.entities import sentence_bounds
+from kg.extract.scierc.labels import ENTITY_LABELS, SPANS_KEY
+from kg.extract.scierc.pipes import PAIR_OPINION_KEY, BatchedPipe
 
 #: Name (and factory) of the ensemble entity component in a pipeline.
 ENSEMBLE_PIPE = "kg_scierc_ensemble"
@@ -52,7 +52,7 @@ def spancat_probabilities(spancat: Any, docs: Sequence[Doc]) -> tuple[list[list[
     """spancat's candidate spans of each Doc (inclusive ends) and their probabilities.
 
     The columns follow the entity head's classes: negative first, then
-    :data:`kg.scierc.data.ENTITY_LABELS`.
+    :data:`kg.extract.scierc.labels.ENTITY_LABELS`.
     """
     indices, scores = spancat.predict(list(docs))
     labels = list(spancat.labels)
@@ -129,7 +129,11 @@ class EnsembleEntities(BatchedPipe):
 
     def analyse(self, docs: Sequence[Doc]) -> Analysis:
         """Candidate spans and both models' probabilities for them (the encoder runs once)."""
-        from kg.scierc.encoder import encode, encoder_states, entity_probabilities
+        from kg.extract.scierc.encoder import (
+            encode,
+            encoder_states,
+            entity_probabilities,
+        )
 
         spans, spancat = spancat_probabilities(self.spancat, docs)
         encoded = [encode(self.tokenizer, sentence_words(doc)) for doc in docs]
@@ -147,7 +151,7 @@ class EnsembleEntities(BatchedPipe):
 
     def opinion(self, analysis: Analysis, k: int, mentions: Sequence[tuple[int, int, int, float]]) -> dict[tuple[int, int, int, int], np.ndarray]:
         """The pair head's rows for Doc ``k``'s mention pairs, keyed with exclusive ends, in ``relation_labels`` order."""
-        from kg.scierc.encoder import RELATION_CLASSES, pair_probabilities
+        from kg.extract.scierc.encoder import RELATION_CLASSES, pair_probabilities
 
         columns = [RELATION_CLASSES.index(label) for label in self.relation_labels]
         found = pair_probabilities(self.net, analysis.states[k], analysis.encoded[k], [m[:3] for m in mentions])
@@ -175,10 +179,15 @@ class EnsembleEntities(BatchedPipe):
 @Language.factory(ENSEMBLE_PIPE, assigns=["doc.spans"], default_config={"model_dir": None, "base_dir": None})
 def make_ensemble_component(nlp: Language, name: str, model_dir: str | None, base_dir: str | None) -> EnsembleEntities:
     """The ``kg_scierc_ensemble`` factory: MiniLM from ``model_dir``, spancat from ``base_dir``."""
-    from kg.scierc.model_files import DEFAULT_MODEL_DIR, MINILM_MODEL_DIR, load_spancat, read_meta
+    from kg.extract.scierc.model_files import (
+        DEFAULT_MODEL_DIR,
+        MINILM_MODEL_DIR,
+        load_spancat,
+        read_meta,
+    )
 
     require_extra()
-    from kg.scierc.encoder import load_net, load_tokenizer
+    from kg.extract.scierc.encoder import load_net, load_tokenizer
 
     folder = Path(model_dir) if model_dir else MINILM_MODEL_DIR
     base = Path(base_dir) if base_dir else DEFAULT_MODEL_DIR

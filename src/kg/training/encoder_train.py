@@ -1,6 +1,6 @@
 """Train the MiniLM model of the ``transformer`` extra: ``kg train scierc --encoder minilm``.
 
-Fine-tunes :class:`kg.scierc.encoder.SpanPairNet` on SciERC train (entity
+Fine-tunes :class:`kg.extract.scierc.encoder.SpanPairNet` on SciERC train (entity
 loss over every candidate span plus relation loss over ordered pairs of gold
 mentions), keeps the epoch with the best dev entity + relation F1, then
 chooses on dev the weight of the spancat/MiniLM average, the share of the
@@ -26,8 +26,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from kg.scierc.data import ENTITY_LABELS, Annotations, gold_annotations, make_doc, read_dygie, split_path
-from kg.scierc.encoder import (
+from kg.extract.scierc.encoder import (
     ENTITY_CLASSES,
     RELATION_CLASSES,
     Encoded,
@@ -43,9 +42,16 @@ from kg.scierc.encoder import (
     sentence_pairs,
     trainable_state,
 )
-from kg.scierc.model_files import DEFAULT_MODEL_DIR, MINILM_MODEL_DIR, check_writable, load_host_pipeline, load_spancat
-from kg.scierc.relations import as_annotations, decode
-from kg.scierc.score import score, summary
+from kg.extract.scierc.labels import ENTITY_LABELS, Annotations
+from kg.extract.scierc.model_files import (
+    DEFAULT_MODEL_DIR,
+    load_host_pipeline,
+    load_spancat,
+)
+from kg.extract.scierc.relations import as_annotations, decode
+from kg.training.data import gold_annotations, make_doc, read_dygie, split_path
+from kg.training.save import check_writable
+from kg.training.score import score, summary
 
 #: Weights of the spancat/MiniLM average tried on dev.
 WEIGHT_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -172,8 +178,8 @@ def tune_ensemble(net: SpanPairNet, dev_records: Sequence[dict[str, Any]], spacy
     Returns them with the dev scores they reach; the criterion is entity F1
     plus relation F1 (boundaries).
     """
-    from kg.scierc.ensemble import EnsembleEntities
-    from kg.scierc.relations import RelationModel, blend, score_pairs
+    from kg.extract.scierc.ensemble import EnsembleEntities
+    from kg.extract.scierc.relations import RelationModel, blend, score_pairs
 
     nlp = load_host_pipeline(spacy_model)
     docs = list(nlp.pipe(make_doc(nlp.vocab, r["sentences"]) for r in dev_records))
@@ -203,7 +209,7 @@ def tune_ensemble(net: SpanPairNet, dev_records: Sequence[dict[str, Any]], spacy
 
 def train_minilm(
     data_dir: str | Path,
-    out_dir: str | Path | None = None,
+    out_dir: str | Path,
     seed: int = 0,
     *,
     epochs: int = 16,
@@ -215,7 +221,7 @@ def train_minilm(
     ``limit`` keeps the first documents of each split (for quick checks).
     Returns the training report, also saved in the model's ``meta.json``.
     """
-    out = Path(out_dir) if out_dir is not None else MINILM_MODEL_DIR
+    out = Path(out_dir)
     check_writable(out)
     started = time.perf_counter()
     torch.set_num_threads(2)

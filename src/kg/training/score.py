@@ -1,6 +1,6 @@
 """The standard SciERC scores: entities, relations (boundaries) and relations (strict).
 
-Pure functions over :class:`~kg.scierc.data.Annotations`, one per document,
+Pure functions over :class:`~kg.training.data.Annotations`, one per document,
 gold and predicted in the same order. The conventions are those of the scorer
 used by PURE (Zhong and Chen, 2021) and PL-Marker (Ye et al., 2022):
 
@@ -17,7 +17,7 @@ PURE scorer does, so our numbers compare with the published ones.
 Scores are percentages (0-100), micro-averaged over documents; ``"ALL"`` is
 the micro average over labels.
 
->>> from kg.scierc.data import Annotations
+>>> from kg.extract.scierc.labels import Annotations
 >>> gold = [Annotations(frozenset({(0, 1, "Task"), (3, 3, "Method")}), frozenset({(3, 3, 0, 1, "USED-FOR")}))]
 >>> score(gold, gold)["entities"]["ALL"].f1
 100.0
@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from kg.scierc.data import Annotations
+from kg.extract.scierc.labels import Annotations
 
 ALL = "ALL"
 

@@ -2,7 +2,7 @@
 
 The host pipeline (en_core_web_sm without NER, as the kg extractor runs it)
 plus the trained components run over Docs built from the file's own tokens;
-the predictions are scored with :mod:`kg.scierc.score` and, on request,
+the predictions are scored with :mod:`kg.training.score` and, on request,
 written in DyGIE format (``predicted_ner``, ``predicted_relations``) so that
 any SciERC scorer can read them.
 """
@@ -16,9 +16,10 @@ from typing import Any
 
 from spacy.language import Language
 
-from kg.scierc.components import add_trained_components
-from kg.scierc.data import (
-    Annotations,
+from kg.extract.scierc.components import add_trained_components
+from kg.extract.scierc.labels import Annotations
+from kg.extract.scierc.model_files import load_host_pipeline
+from kg.training.data import (
     gold_annotations,
     parse_records,
     predicted_annotations,
@@ -26,8 +27,7 @@ from kg.scierc.data import (
     read_dygie,
     write_predictions,
 )
-from kg.scierc.model_files import load_host_pipeline
-from kg.scierc.score import Table, score
+from kg.training.score import Table, score
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """``kg train scierc`` and ``kg eval scierc``: thin Typer commands.
 
 Each validates its arguments, calls one library function
-(:func:`kg.scierc.train.train_scierc`, :func:`kg.scierc.evaluate.evaluate_scierc`)
+(:func:`kg.training.train.train_scierc`, :func:`kg.training.evaluate.evaluate_scierc`)
 and prints the result with rich. Importing this module loads no model.
 """
 
@@ -27,18 +27,22 @@ DEFAULT_DATA = Path("../shared/data/scierc")
 
 @train_app.command("scierc")
 def train_scierc_command(
-    data: Annotated[Path, typer.Option("--data", help="Folder with train.json and dev.json (DyGIE json-lines).")] = DEFAULT_DATA,
     out_dir: Annotated[
-        Optional[Path], typer.Option("--out", help="Model folder to write (default: the shipped model).")
-    ] = None,
+        Path, typer.Option("--out", help="Model folder to write (required; use it with kg build --model PATH).")
+    ],
+    data: Annotated[Path, typer.Option("--data", help="Folder with train.json and dev.json (DyGIE json-lines).")] = DEFAULT_DATA,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same model.")] = 0,
     encoder: Annotated[
         str, typer.Option("--encoder", help="spancat (the default model) or minilm (the transformer extra's model).")
     ] = "spancat",
 ) -> None:
     """Train the SciERC entity and relation components on train, tuned on dev."""
-    from kg.scierc.data import split_path
+    from kg.training.data import split_path
 
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise UserError("E207", missing="scikit-learn") from None
     if encoder not in ("spancat", "minilm"):
         raise UserError("E311", reason=f"--encoder must be spancat or minilm, not {encoder!r}")
     for split in ("train", "dev"):
@@ -47,7 +51,7 @@ def train_scierc_command(
     if encoder == "minilm":
         _train_minilm(data, out_dir, seed)
         return
-    from kg.scierc.train import train_scierc
+    from kg.training.train import train_scierc
 
     report = train_scierc(data, out_dir, seed, on_progress=lambda line: _err.print(line, markup=False))
     table = Table(title=f"kg train scierc → {report.out_dir}", show_header=False, box=None)
@@ -60,11 +64,11 @@ def train_scierc_command(
     _out.print(table)
 
 
-def _train_minilm(data: Path, out_dir: Path | None, seed: int) -> None:
-    from kg.scierc.ensemble import require_extra
+def _train_minilm(data: Path, out_dir: Path, seed: int) -> None:
+    from kg.extract.scierc.ensemble import require_extra
 
     require_extra()
-    from kg.scierc.encoder_train import train_minilm
+    from kg.training.encoder_train import train_minilm
 
     meta = train_minilm(data, out_dir, seed, on_progress=lambda line: _err.print(line, markup=False))
     table = Table(title="kg train scierc --encoder minilm", show_header=False, box=None)
@@ -88,7 +92,7 @@ def eval_scierc_command(
     ] = None,
 ) -> None:
     """Score the trained components on a SciERC file: entities, relations (boundaries, strict)."""
-    from kg.scierc.evaluate import evaluate_scierc
+    from kg.training.evaluate import evaluate_scierc
 
     if not file.is_file():
         raise UserError("E204", path=file)
