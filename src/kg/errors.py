@@ -59,6 +59,7 @@ MESSAGES: dict[str, str] = {
     "E320": "cannot write to {path}: {reason}; pass a folder you can write to (the previous build, if any, is intact)",
     "E321": "no space left on the device while writing {path}; free some space and run again (the previous build, if any, is intact)",
     "E322": "cannot write {path}: {reason} (the previous build, if any, is intact)",
+    "E325": "no paper to build from the inputs ({read} document(s) read: {rejected} rejected, {duplicates} duplicates); the {papers} paper(s) already in {path} are kept",
     "E323": "an extraction worker died {attempts} times on a batch of {count} paper(s) starting with {first!r}; the papers done are cached: run again, or with --workers 1 to find the paper",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",

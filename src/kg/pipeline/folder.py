@@ -32,7 +32,7 @@ from pathlib import Path
 
 from kg.errors import UserError
 
-__all__ = ["LOCK", "OWN_NAMES", "build_lock", "check_out", "is_build_folder", "new_staging", "recover", "swap_in"]
+__all__ = ["LOCK", "OWN_NAMES", "build_lock", "check_out", "foreign_names", "is_build_folder", "new_staging", "recover", "swap_in"]
 
 LOCK = ".kg.lock"
 #: Names a build writes into its folder besides the exporters' files.
@@ -55,10 +55,25 @@ def is_build_folder(folder: Path) -> bool:
     return (folder / LOCK).is_file() or ((folder / "manifest.json").is_file() and (folder / "cache").is_dir())
 
 
-def _export_names() -> frozenset[str]:
-    from kg.export import EXPORTERS
+def foreign_names(out: Path) -> list[str]:
+    """Entries of ``out`` that no kg build wrote.
 
-    return frozenset(EXPORTERS)
+    A build's own are the lock, the cache, and the files its manifest lists
+    (any export name for a manifest older than the ``files`` field); without
+    a manifest, everything but the lock and the cache is foreign.
+    """
+    from kg.pipeline.manifest import read_manifest
+
+    own = {LOCK, "cache"}
+    if (out / "manifest.json").exists():
+        from kg.export import EXPORTERS
+
+        try:
+            files = read_manifest(out).files
+        except UserError:
+            files = ()
+        own |= OWN_NAMES | (set(files) if files else set(EXPORTERS))
+    return sorted(name for name in os.listdir(out) if name not in own)
 
 
 def check_out(out: Path, inputs: Sequence[str | os.PathLike[str]], *, force: bool) -> None:
@@ -79,7 +94,7 @@ def check_out(out: Path, inputs: Sequence[str | os.PathLike[str]], *, force: boo
             raise UserError("E316", path=out, input=folder)
     if not out.is_dir():
         return
-    foreign = sorted(name for name in os.listdir(out) if name not in OWN_NAMES | _export_names())
+    foreign = foreign_names(out)
     if foreign:
         shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
         raise UserError("E315", path=out, names=shown)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -14,7 +13,7 @@ from kg.errors import KgError, UserError
 from kg.model import Extraction, Paper
 from kg.pipeline.cache import CACHE_DIR, FolderCache
 from kg.pipeline.extraction import extract_papers, load_existing
-from kg.pipeline.folder import OWN_NAMES, build_lock, check_out, recover
+from kg.pipeline.folder import OWN_NAMES, build_lock, check_out, foreign_names, recover
 from kg.pipeline.manifest import Manifest, read_manifest
 from kg.pipeline.plan import extractor_version, read_papers
 from kg.pipeline.publish import REJECTED, publish, read_rejections, write_jsonl
@@ -56,11 +55,11 @@ def _previous(out: Path) -> Manifest | None:
         return None
 
 
-def _foreign(out: Path) -> list[str]:
-    """Entries of ``out`` that no build wrote (kept by a ``--force`` build unless an output replaces them)."""
+def _kept(out: Path) -> list[str]:
+    """What a ``--force`` build carries over: the foreign entries of ``out`` that no output replaces."""
     from kg.export import EXPORTERS
 
-    return sorted(name for name in os.listdir(out) if name not in OWN_NAMES and name not in EXPORTERS)
+    return [name for name in foreign_names(out) if name not in OWN_NAMES and name not in EXPORTERS]
 
 
 def build(
@@ -134,13 +133,15 @@ def build(
             warn(f"{out} was extracted with {previous.extractor_version}; re-extracting its {len(existing)} paper(s) with {version}")
             new_papers = [paper for paper, _ in existing.values()] + new_papers
             existing = {}
+        if not update and not new_papers and previous is not None and previous.papers:
+            raise UserError("E325", read=report.read, rejected=report.rejected, duplicates=report.duplicates, papers=len(previous.papers), path=out)
         t0 = time.perf_counter()
         job = ExtractJob(spacy_model=spacy_model, scierc_model=scierc_model)
         extracted = extract_papers(new_papers, cache, executor, job, version, report, progress)
         report.seconds["extract"] = time.perf_counter() - t0
         _finish(out, {**existing, **extracted}, version, spacy_model, scierc_model, min_confidence or 0.0, report, progress,
                 previous=previous, update=update, formats=formats,
-                rejections=old_rejections + [r.to_dict() for r in report.rejections], keep=_foreign(out) if force else ())
+                rejections=old_rejections + [r.to_dict() for r in report.rejections], keep=_kept(out) if force else ())
     report.seconds["total"] = time.perf_counter() - started
     return report
 
