@@ -272,6 +272,8 @@ _mount_scierc()
 
 
 _GLOBAL = ("-q", "--quiet", "--debug")
+_INTERRUPTED = 130
+_INTERRUPTED_MESSAGE = "kg: interrupted; outputs are unchanged, and the next build resumes from the cache"
 
 
 def _global_options_first(argv: list[str]) -> list[str]:
@@ -290,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(args=_global_options_first(sys.argv[1:] if argv is None else argv), prog_name="kg", standalone_mode=False)
+        if result == _INTERRUPTED:  # Typer turns Ctrl-C into this exit status, silently
+            _say(_INTERRUPTED_MESSAGE)
         return result if isinstance(result, int) else 0
     except typer.Exit as done:
         return done.exit_code
@@ -306,8 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"kg: error: {error}")
         return 2 if isinstance(error, UserError) else 1
     except (typer.Abort, KeyboardInterrupt):
-        _say("kg: interrupted; outputs are unchanged, and the next build resumes from the cache")
-        return 130
+        _say(_INTERRUPTED_MESSAGE)
+        return _INTERRUPTED
     except BrokenPipeError:
         return 0
 

@@ -45,8 +45,14 @@ def _folder_hash(folder: Path) -> str:
     paths = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "report.json") if folder.is_dir() else []
     if not paths:
         return "none"
+    # Hashing reads megabytes: do it once per process while no file's size or time changes.
+    return _hash_files(folder, tuple((p, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
+
+
+@lru_cache(maxsize=8)
+def _hash_files(folder: Path, files: tuple[tuple[Path, int, int], ...]) -> str:
     digest = hashlib.sha256()
-    for path in paths:
+    for path, _, _ in files:
         digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
