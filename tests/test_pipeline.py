@@ -4,12 +4,12 @@ from __future__ import annotations
 
 
 def test_cache_keys_follow_the_trained_model(monkeypatch):
-    from kg import pipeline
+    from kg.pipeline import plan as pipeline
 
     stamp = pipeline.model_fingerprint()
     assert stamp == "none" or (len(stamp) == 12 and int(stamp, 16) >= 0)
-    assert pipeline._extractor_version(None).endswith("+" + stamp)
-    assert pipeline._extractor_version(None, "minilm") != pipeline._extractor_version(None)
+    assert pipeline.extractor_version(None).endswith("+" + stamp)
+    assert pipeline.extractor_version(None, "minilm") != pipeline.extractor_version(None)
     assert pipeline.model_fingerprint("minilm") != stamp
     monkeypatch.setattr(pipeline, "model_fingerprint", lambda model=None: "retrained")
-    assert pipeline._extractor_version(None).endswith("+retrained")
+    assert pipeline.extractor_version(None).endswith("+retrained")

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import pytest
 
-from kg.cache import load_extraction
+from kg.pipeline.cache import FolderCache
 from kg.resolve import compact, is_generic
 from kg.store import KnowledgeGraph
 
@@ -53,7 +53,7 @@ def test_defined_acronyms_are_labels_of_their_long_form(seed_build):
             owners[name].add(entity)
     checked = 0
     for key in manifest["cache_keys"]:
-        _, extraction = load_extraction(out, key)
+        _, extraction = FolderCache(out / "cache").get(key)
         for acronym in extraction.acronyms:
             long_form, short = compact(acronym.long), compact(acronym.short)
             if short in ambiguous or not owners.get(long_form):

@@ -68,7 +68,7 @@ def _progress_bar() -> tuple[Any, Any]:
 def _summary(report: Any) -> None:
     if _STATE["quiet"]:
         return
-    table = Table(title=f"kg build → {report.out}", show_header=False, box=None)
+    table = Table(title=f"kg build → {printable(str(report.out))}", show_header=False, box=None)
     table.add_row("documents", f"{report.read} read = {report.built} built + {report.duplicates} duplicates + {report.rejected} rejected")
     table.add_row("papers", f"{report.papers} in graph ({report.extracted} extracted, {report.from_cache} from cache{f', {report.removed} removed' if report.removed else ''})")
     classes = report.stats.get("classes", {})
@@ -96,16 +96,20 @@ def build(
     min_confidence: Annotated[Optional[float], typer.Option("--min-confidence", min=0.0, max=1.0, help="Drop facts scored below this.")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail if any input document is rejected.")] = False,
     model: Annotated[Optional[str], typer.Option("--model", help="Trained SciERC model: default, minilm (needs the transformer extra) or a model folder.")] = None,
+    engine: Annotated[str, typer.Option("--engine", help="Where extraction runs: local (this machine) or dask (needs the dask extra).")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running dask scheduler (with --engine dask).")] = None,
+    partitions: Annotated[Optional[int], typer.Option("--partitions", min=1, help="Number of dask partitions (with --engine dask).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Write into --out even if it holds files kg did not write (same names are replaced) or lies inside an input folder.")] = False,
 ) -> None:
     """Build (or --update) a knowledge graph from abstracts and write every export."""
     from kg.pipeline import build as run_build
 
     bar, update_progress = _progress_bar()
     with bar:
-        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn)
+        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn, engine=engine, scheduler=scheduler, partitions=partitions, force=force)
     for rejection in report.rejections:
         where = "" if rejection.source in rejection.reason else f"{rejection.source}: "
-        err.print(f"kg: rejected: {where}{rejection.reason}", markup=False, highlight=False)
+        _say(f"kg: rejected: {where}{rejection.reason}")
     _summary(report)
 
 
@@ -123,8 +127,27 @@ def remove(
     _summary(report)
 
 
+def printable(text: str) -> str:
+    r"""``text`` with control characters and undecodable file-name bytes escaped: one safe line.
+
+    >>> print(printable("a\nb\x1b[31m\udcff é"))
+    a\nb\x1b[31m\xff é
+    """
+    return "".join(_escape(ch) if not ch.isprintable() else ch for ch in text)
+
+
+def _escape(ch: str) -> str:
+    if "\udc80" <= ch <= "\udcff":  # a byte os.fsdecode could not decode
+        return f"\\x{ord(ch) - 0xDC00:02x}"
+    return ascii(ch)[1:-1]
+
+
+def _say(line: str) -> None:
+    err.print(printable(line), markup=False, highlight=False)
+
+
 def _warn(message: str) -> None:
-    err.print(f"kg: warning: {message}", markup=False, highlight=False)
+    _say(f"kg: warning: {message}")
 
 
 # ------------------------------------------------------------------------------------ query
@@ -248,11 +271,29 @@ def _mount_scierc() -> None:
 _mount_scierc()
 
 
+_GLOBAL = ("-q", "--quiet", "--debug")
+_INTERRUPTED = 130
+_INTERRUPTED_MESSAGE = "kg: interrupted; outputs are unchanged, and the next build resumes from the cache"
+
+
+def _global_options_first(argv: list[str]) -> list[str]:
+    """Move ``-q``/``--quiet``/``--debug`` before the command, wherever they were given.
+
+    >>> _global_options_first(["build", "x", "-q", "--", "-q"])
+    ['-q', 'build', 'x', '--', '-q']
+    """
+    end = argv.index("--") if "--" in argv else len(argv)
+    flags = [arg for arg in argv[:end] if arg in _GLOBAL]
+    return flags + [arg for arg in argv[:end] if arg not in _GLOBAL] + argv[end:]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kg`` console command; returns the exit status."""
     command = typer.main.get_command(app)
     try:
-        result = command.main(args=argv, prog_name="kg", standalone_mode=False)
+        result = command.main(args=_global_options_first(sys.argv[1:] if argv is None else argv), prog_name="kg", standalone_mode=False)
+        if result == _INTERRUPTED:  # Typer turns Ctrl-C into this exit status, silently
+            _say(_INTERRUPTED_MESSAGE)
         return result if isinstance(result, int) else 0
     except typer.Exit as done:
         return done.exit_code
@@ -261,16 +302,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except click_errors.UsageError as error:
         hint = f" (see `{error.ctx.command_path} --help`)" if error.ctx else ""
-        err.print(f"kg: error: {error.format_message()}{hint}", markup=False, highlight=False)
+        _say(f"kg: error: {error.format_message()}{hint}")
         return 2
     except KgError as error:
         if _STATE["debug"]:
             raise
-        err.print(f"kg: error: {error}", markup=False, highlight=False)
+        _say(f"kg: error: {error}")
         return 2 if isinstance(error, UserError) else 1
     except (typer.Abort, KeyboardInterrupt):
-        err.print("kg: interrupted; outputs are unchanged, and the next build resumes from the cache", highlight=False)
-        return 130
+        _say(_INTERRUPTED_MESSAGE)
+        return _INTERRUPTED
     except BrokenPipeError:
         return 0
 

@@ -1,0 +1,106 @@
+"""Extraction executors: where the papers of a build are run through the pipeline.
+
+An :class:`Executor` takes papers and yields one :class:`~kg.model.Extraction`
+per paper, in any order. The build saves each one to its cache the moment it
+arrives and resolves over all papers in sorted-id order, so the engine never
+changes the bytes of the output, only where and how fast the work is done.
+
+Engines are looked up by name in :data:`ENGINES` (``"module:factory"``) and
+imported only when asked for, so an optional engine's dependencies (dask) cost
+nothing unless it is used.
+
+>>> sorted(ENGINES)
+['dask', 'local']
+>>> make_executor("spark")
+Traceback (most recent call last):
+...
+kg.errors.UserError: E312: unknown engine 'spark': choose one of local, dask
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol
+
+from kg.errors import UserError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+    from kg.model import Extraction, Paper
+
+__all__ = ["ENGINES", "Executor", "ExtractJob", "extract_batch", "make_executor", "worker_pipeline"]
+
+
+@dataclass(frozen=True)
+class ExtractJob:
+    """What a worker needs to rebuild the extraction pipeline: plain, picklable data."""
+
+    spacy_model: str | None = None
+    scierc_model: str | None = None
+    batch_size: int = 32
+
+
+class Executor(Protocol):
+    """Runs the extraction of many papers somewhere (this process, worker processes, a cluster)."""
+
+    def map(self, papers: Sequence[Paper], job: ExtractJob) -> Iterator[Extraction]:
+        """Extract every paper; yield each Extraction as soon as it is done, in any order.
+        The executor owns its resources: all it started is stopped when the iterator ends or is closed."""
+        ...
+
+
+@lru_cache(maxsize=2)
+def _load(spacy_model: str | None, scierc_model: str | None) -> Language:
+    from kg.extract import load_pipeline
+
+    return load_pipeline(spacy_model, scierc_model=scierc_model)
+
+
+def worker_pipeline(job: ExtractJob) -> Language:
+    """The pipeline for ``job``, loaded once per process (module-level cache).
+
+    Notebooks, services and long-lived workers build repeatedly; loading spaCy
+    and the trained models takes seconds, so each process does it once.
+    """
+    return _load(job.spacy_model, job.scierc_model)
+
+
+def extract_batch(papers: Sequence[Paper], job: ExtractJob) -> list[Extraction]:
+    """The Extractions of ``papers`` in this process: what one worker does with one batch."""
+    from kg.extract import extract
+
+    return list(extract(papers, worker_pipeline(job), workers=1, batch_size=job.batch_size))
+
+
+#: engine name -> "module:factory"; factories are imported only when asked for.
+ENGINES: dict[str, str] = {"local": "kg.engines.local:make_executor",
+                           "dask": "kg.engines.dask_engine:make_executor"}
+
+#: engine name -> the extra that installs its dependencies.
+EXTRAS: dict[str, str] = {"dask": "dask"}
+
+
+def make_executor(name: str, *, workers: int = 1, scheduler: str | None = None,
+                  partitions: int | None = None,
+                  on_message: Callable[[str], None] | None = None) -> Executor:
+    """The executor of engine ``name``, configured.
+
+    Raises ``UserError`` E312 for an unknown engine and E313 when the engine's
+    optional dependencies are not installed (one line naming the extra).
+    """
+    if name not in ENGINES:
+        raise UserError("E312", name=name, choices=", ".join(ENGINES))
+    module_name, factory_name = ENGINES[name].split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        missing = error.name or str(error)
+        if missing == module_name:  # the engine module itself is absent (not yet installed)
+            missing = module_name
+        raise UserError("E313", name=name, missing=missing, extra=EXTRAS.get(name, name)) from None
+    factory = getattr(module, factory_name)
+    return factory(workers=workers, scheduler=scheduler, partitions=partitions, on_message=on_message)

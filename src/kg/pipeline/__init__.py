@@ -1,0 +1,28 @@
+"""Build, update and shrink a knowledge graph folder: plan -> extract -> resolve -> publish.
+
+- :mod:`~kg.pipeline.plan` reads the inputs (never a build's own outputs) and
+  names the pipeline version that makes each paper's cache key;
+- :mod:`~kg.pipeline.extraction` extracts what the cache
+  (:mod:`~kg.pipeline.cache`) does not hold, through an executor
+  (:mod:`kg.engines`), saving each result at once;
+- :mod:`~kg.pipeline.resolution` resolves entities over all papers, in
+  sorted-id order, and builds the graph;
+- :mod:`~kg.pipeline.publish` writes every output into a staging folder and
+  swaps it in as the folder's next generation (:mod:`~kg.pipeline.folder`),
+  with the typed manifest (:mod:`~kg.pipeline.manifest`) written last.
+
+Because the resolver sees the set of papers and never their order, an update
+(``update=True``) or a removal gives exactly the graph a full build of the
+same papers gives.
+
+>>> import kg
+>>> report = kg.build(["abstracts/"], "out/")  # doctest: +SKIP
+>>> report.read == report.built + report.duplicates + report.rejected  # doctest: +SKIP
+True
+"""
+
+from kg.pipeline.plan import extractor_version, model_fingerprint
+from kg.pipeline.report import BuildReport, Progress
+from kg.pipeline.run import build, remove
+
+__all__ = ["BuildReport", "Progress", "build", "extractor_version", "model_fingerprint", "remove"]

@@ -1,0 +1,133 @@
+"""Plan a build: which papers, from which files, extracted by which pipeline version.
+
+Reading the inputs happens here, with the rules that keep a build from eating
+its own outputs: files inside a build folder (``--out`` of this or another
+build) are never read when they come from a folder walk or a glob, and a
+dangling link or a FIFO met in a walk is skipped with a warning instead of
+stopping the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from kg.errors import UserError
+from kg.model import Paper, Rejection
+from kg.pipeline.folder import is_build_folder
+from kg.pipeline.report import BuildReport, Warn
+
+__all__ = ["extractor_version", "model_fingerprint", "read_papers"]
+
+
+def model_fingerprint(scierc_model: str | None = None) -> str:
+    """A short hash of a trained model's files (default: the shipped one), or ``"none"`` without one.
+
+    It is part of every cache key, so retraining with ``kg train scierc``
+    re-extracts papers instead of reusing what the old model found. A MiniLM
+    model builds on the default one, so both folders count.
+    """
+    from importlib.resources import files
+
+    default = Path(str(files("kg.extract.scierc").joinpath("model")))
+    if scierc_model is None:
+        return _folder_hash(default)
+    from kg.extract.scierc.model_files import resolve_model_dir
+
+    return hashlib.sha256((_folder_hash(default) + _folder_hash(resolve_model_dir(scierc_model))).encode()).hexdigest()[:12]
+
+
+def _folder_hash(folder: Path) -> str:
+    paths = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "report.json") if folder.is_dir() else []
+    if not paths:
+        return "none"
+    # Hashing reads megabytes: do it once per process while no file's size or time changes.
+    return _hash_files(folder, tuple((p, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
+
+
+@lru_cache(maxsize=8)
+def _hash_files(folder: Path, files: tuple[tuple[Path, int, int], ...]) -> str:
+    digest = hashlib.sha256()
+    for path, _, _ in files:
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def extractor_version(spacy_model: str | None, scierc_model: str | None = None) -> str:
+    """What made an extraction: kg's extractor version, the spaCy model, the SciERC model and its files."""
+    from kg.extract import EXTRACTOR_VERSION
+
+    named = f"+{scierc_model}" if scierc_model else ""
+    return f"{EXTRACTOR_VERSION}+{spacy_model or 'default'}{named}+{model_fingerprint(scierc_model)}"
+
+
+def _input_files(inputs: Sequence[str | os.PathLike[str]], out: Path, on_warning: Warn) -> list[Path]:
+    """The files to read: :func:`kg.readers.expand_inputs`, less build outputs, dangling links and FIFOs."""
+    from kg.readers import expand_inputs
+
+    paths = expand_inputs(inputs)  # raises E101/E111 before anything is read
+    named = {os.fspath(argument) for argument in inputs}
+    roots = [Path(os.path.realpath(argument)) for argument in inputs if Path(argument).is_dir()]
+    own = Path(os.path.realpath(out))
+
+    @lru_cache(maxsize=None)
+    def inside_build(folder: Path) -> bool:
+        if folder == own or is_build_folder(folder):
+            return True
+        return any(folder != root and folder.is_relative_to(root) for root in roots) and inside_build(folder.parent)
+
+    kept = []
+    for path in paths:
+        if os.fspath(path) in named:
+            kept.append(path)  # named by the user: read, or reported if it cannot be
+            continue
+        real = Path(os.path.realpath(path))
+        if inside_build(real.parent):
+            continue
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            on_warning(f"skipped {path}: a link to nothing")
+            continue
+        if not stat.S_ISREG(mode):
+            on_warning(f"skipped {path}: not a regular file (a FIFO, socket or device)")
+            continue
+        kept.append(path)
+    if not kept:
+        raise UserError("E111", paths=", ".join(map(str, inputs)))
+    return kept
+
+
+def read_papers(inputs: Sequence[str | os.PathLike[str]], out: Path, fmt: str | None, report: BuildReport,
+                known: dict[str, str], on_warning: Warn) -> list[Paper]:
+    """Read every input document; count duplicates (by id) and rejections into ``report``.
+
+    ``known`` maps the ids already in the build to their abstracts; a record
+    with a known id is a duplicate (the first one read stays), and a warning
+    says so when its abstract differs.
+    """
+    from kg.readers import read_inputs
+
+    papers: list[Paper] = []
+    seen = dict(known)
+    for item in read_inputs(_input_files(inputs, out, on_warning), format=fmt, on_warning=on_warning):
+        report.read += 1
+        if isinstance(item, Rejection):
+            if item.code == "E102":
+                # A file the user named but kg cannot open is a mistake to fix, not a bad record.
+                raise UserError("E102", path=item.source, reason=item.reason.rsplit(": ", 1)[-1])
+            report.rejected += 1
+            report.rejections.append(item)
+        elif item.id in seen:
+            report.duplicates += 1
+            if item.id in known and seen[item.id] != item.abstract:
+                on_warning(f"{item.source}: paper {item.id!r} is already in {out} with another abstract; kept the one there (kg remove it first to replace it)")
+        else:
+            seen[item.id] = item.abstract
+            papers.append(item)
+    report.built = len(papers)
+    return papers

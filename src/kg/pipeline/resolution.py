@@ -1,0 +1,62 @@
+"""Resolve all papers of a build into one graph, and say which entity IRIs went away."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from kg.model import Extraction, Paper, Resolution
+from kg.pipeline.report import BuildReport, Progress
+
+if TYPE_CHECKING:
+    from kg.store import KnowledgeGraph
+
+__all__ = ["iri_changes", "resolve_graph"]
+
+
+def resolve_graph(everything: Mapping[str, tuple[Paper, Extraction]], min_confidence: float,
+                  report: BuildReport, progress: Progress) -> tuple[list[Paper], Resolution, KnowledgeGraph]:
+    """Resolve every paper (in sorted-id order, so neither input order nor engine matters) and build the graph."""
+    from kg.resolve import resolve
+    from kg.store import KnowledgeGraph
+
+    ids = sorted(everything)
+    papers = [everything[i][0] for i in ids]
+    extractions = [everything[i][1] for i in ids]
+    report.papers = len(papers)
+    started = time.perf_counter()
+    resolution = resolve(papers, extractions, min_confidence=min_confidence)
+    report.seconds["resolve"] = time.perf_counter() - started
+    progress("graph", 0, None)
+    started = time.perf_counter()
+    graph = KnowledgeGraph.from_resolution(papers, resolution)
+    report.entities = len(resolution.entities)
+    report.triples = len(graph)
+    report.stats = graph.stats()
+    report.resolution = resolution.report
+    report.seconds["graph"] = time.perf_counter() - started
+    return papers, resolution, graph
+
+
+def iri_changes(old: Mapping[str, tuple[str, ...]], resolution: Resolution) -> list[dict[str, str]]:
+    """Old entity keys that no longer exist, each mapped to the entity that took most of its forms."""
+    from kg.store.namespace import entity_iri
+
+    new_keys = {e.key for e in resolution.entities}
+    owner: dict[tuple[str, str], str] = {}
+    for entity in resolution.entities:
+        for form in (entity.label, *entity.alt_labels):
+            owner[(entity.type, form)] = entity.key
+    changes = []
+    for key in sorted(set(old) - new_keys):
+        kind = key.split("/", 1)[0]
+        votes: dict[str, int] = {}
+        for form in old[key]:
+            for entity_type in ("Method", "Task", "Dataset", "Metric"):
+                if entity_type.lower() == kind and (entity_type, form) in owner:
+                    target = owner[(entity_type, form)]
+                    votes[target] = votes.get(target, 0) + 1
+        new = max(sorted(votes), key=votes.__getitem__) if votes else None
+        changes.append({"old": entity_iri(key), "new": entity_iri(new) if new else ""})
+    return changes

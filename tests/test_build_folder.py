@@ -1,0 +1,278 @@
+"""The build folder as one transaction, and every way a user can hand kg a bad folder (issue 15).
+
+These builds use the stub engine (``tests/stub_engine.py``): no spaCy, so they are fast;
+the orchestration they test is the same for every engine.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import kg
+from kg.cli import main
+from kg.engines import ENGINES
+from kg.errors import KgError, UserError
+from kg.pipeline import remove
+from kg.pipeline.folder import LOCK, staging_path
+from kg.pipeline.manifest import read_manifest
+
+from . import stub_engine
+
+
+@pytest.fixture(autouse=True)
+def _stub(monkeypatch):
+    monkeypatch.setitem(ENGINES, stub_engine.NAME, stub_engine.SPEC)
+
+
+def _papers(path: Path, ids, text="We propose {i}Net, a network for image classification on CIFAR-10.") -> Path:
+    path.write_text("".join(json.dumps({"id": i, "abstract": text.format(i=i)}) + "\n" for i in ids), encoding="utf-8")
+    return path
+
+
+def _build(inputs, out, **options):
+    return kg.build([str(i) for i in inputs], out, engine="stub", **options)
+
+
+def _cli(capsys, *args):
+    code = main([*args, "--engine", "stub"] if args[0] == "build" else list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.startswith("kg: error:")]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+# --- 4: inputs are never overwritten, outputs never read -------------------------------------------
+
+
+def test_out_with_foreign_files_is_refused_unless_forced(tmp_path, capsys):
+    out = tmp_path / "clob"
+    out.mkdir()
+    (out / "facts.csv").write_text("my own spreadsheet\n")
+    data = _papers(tmp_path / "a.jsonl", ["a1"])
+    code, _, err = _cli(capsys, "build", str(data), "--out", str(out))
+    assert code == 2 and "E315" in _one_line(err) and "facts.csv" in err
+    assert (out / "facts.csv").read_text() == "my own spreadsheet\n"
+    (out / "notes.txt").write_text("keep me")
+    code, _, _ = _cli(capsys, "build", str(data), "--out", str(out), "--force")
+    assert code == 0 and (out / "notes.txt").read_text() == "keep me"
+    assert (out / "facts.csv").read_text() != "my own spreadsheet\n"  # --force replaces what an output names
+    code, _, err = _cli(capsys, "build", str(data), "--out", str(out))  # still not kg's: each build must be told
+    assert code == 2 and "notes.txt" in _one_line(err)
+
+
+def test_out_inside_an_input_folder_is_refused_and_never_read(tmp_path, capsys):
+    indir = tmp_path / "indir"
+    indir.mkdir()
+    _papers(indir / "a.jsonl", ["a1", "a2"])
+    code, _, err = _cli(capsys, "build", str(indir), "--out", str(indir / "out"))
+    assert code == 2 and "E316" in _one_line(err)
+    assert not (indir / "out").exists()
+    counts = []
+    for _ in range(3):
+        report = _build([indir], indir / "out", force=True)
+        counts.append((report.read, report.rejected))
+    assert counts == [(2, 0)] * 3  # its own outputs are never read back
+
+
+def test_a_build_of_nothing_keeps_the_papers_already_there(tmp_path):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    before = (out / "graph.nt").read_bytes()
+    with pytest.raises(UserError, match="E325"):
+        _build([bad], out)
+    assert (out / "graph.nt").read_bytes() == before
+
+
+# --- 5: model changes on --update ------------------------------------------------------------------
+
+
+def test_update_honours_the_manifest_models_and_reextracts_on_a_change(tmp_path):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1", "a2"])], out, spacy_model="model_a")
+    report = _build([_papers(tmp_path / "b.jsonl", ["b1"])], out, update=True)
+    assert report.extracted == 1 and read_manifest(out).spacy_model == "model_a"
+    warnings: list[str] = []
+    report = _build([_papers(tmp_path / "c.jsonl", ["c1"])], out, update=True, spacy_model="model_b", on_warning=warnings.append)
+    assert report.extracted == 4 and any("re-extracting its 3 paper(s)" in w for w in warnings)
+    manifest = read_manifest(out)
+    assert manifest.spacy_model == "model_b" and "+model_b+" in manifest.extractor_version
+    assert remove(out, ["a1"]).removed == 1  # the folder still works for later commands
+    assert _build([_papers(tmp_path / "d.jsonl", ["d1"])], out, update=True).extracted == 1
+
+
+# --- 7: one transaction ----------------------------------------------------------------------------
+
+
+def test_a_failing_export_leaves_the_previous_generation_and_no_temporary_files(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    from kg.export import EXPORTERS
+
+    def broken(graph, path):
+        path.write_text("half")
+        raise KeyboardInterrupt  # Ctrl-C in the middle of the exports
+
+    monkeypatch.setitem(EXPORTERS, "graph.html", broken)
+    with pytest.raises(KeyboardInterrupt):
+        _build([_papers(tmp_path / "b.jsonl", ["b1"])], out)
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert not staging_path(out).exists()
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_stale_iri_changes_do_not_survive_a_full_build_and_rejections_accumulate(tmp_path):
+    out = tmp_path / "out"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x"}\n' + json.dumps({"id": "a1", "abstract": "We propose A1Net for parsing."}) + "\n")
+    _build([bad], out)
+    _build([_papers(tmp_path / "b.jsonl", ["b1"])], out, update=True)
+    assert (out / "iri-changes.jsonl").exists()
+    rows = (out / "rejected.jsonl").read_text().splitlines()
+    assert len(rows) == 1 and "bad.jsonl" in rows[0]  # the first build's rejection is still listed
+    _build([_papers(tmp_path / "c.jsonl", ["c1"])], out)
+    assert not (out / "iri-changes.jsonl").exists()
+    assert read_manifest(out).generation == 3
+
+
+def test_update_says_when_a_known_id_comes_with_another_abstract(tmp_path):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    warnings: list[str] = []
+    report = _build([_papers(tmp_path / "a2.jsonl", ["a1"], text="A different abstract about {i}.")], out, update=True, on_warning=warnings.append)
+    assert report.duplicates == 1 and any("'a1' is already in" in w for w in warnings)
+
+
+# --- 8: corrupt state ------------------------------------------------------------------------------
+
+
+def _cache_file(out: Path) -> Path:
+    files = list((out / "cache").rglob("*.json"))
+    assert len(files) == 1
+    return files[0]
+
+
+@pytest.mark.parametrize("content", ['{"key": "x", "paper": {"id": "a1", "abs', "{}", "null"])
+def test_a_corrupt_cache_file_is_named_on_update_and_rebuilt_by_a_full_build(tmp_path, capsys, content):
+    out = tmp_path / "out"
+    data = _papers(tmp_path / "a.jsonl", ["a1"])
+    _build([data], out)
+    entry = _cache_file(out)
+    entry.write_text(content)
+    for args in (["build", str(_papers(tmp_path / "b.jsonl", ["b1"])), "--out", str(out), "--update"], ["remove", str(out), "a1"]):
+        code, _, err = _cli(capsys, *args)
+        assert code == 2 and "E319" in _one_line(err) and str(entry) in err
+    assert _build([data], out).extracted == 1  # a full build re-extracts the paper
+    assert json.loads(entry.read_text())["paper"]["id"] == "a1"
+
+
+def test_a_deleted_cache_or_an_empty_manifest_is_named(tmp_path, capsys):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    import shutil
+
+    shutil.rmtree(out / "cache")
+    code, _, err = _cli(capsys, "remove", str(out), "a1")
+    assert code == 2 and "E319" in _one_line(err) and "missing" in err
+    (out / "manifest.json").write_text("{}")
+    code, _, err = _cli(capsys, "remove", str(out), "a1")
+    assert code == 2 and "E317" in _one_line(err) and str(out / "manifest.json") in err
+
+
+# --- 9: user situations ----------------------------------------------------------------------------
+
+
+def test_out_naming_a_file_is_one_line(tmp_path, capsys):
+    target = tmp_path / "file"
+    target.write_text("x")
+    code, _, err = _cli(capsys, "build", str(_papers(tmp_path / "a.jsonl", ["a1"])), "--out", str(target))
+    assert code == 2 and "E314" in _one_line(err) and target.read_text() == "x"
+
+
+@pytest.mark.parametrize(("number", "code", "exit_code"), [(errno.ENOSPC, "E321", 1), (errno.EROFS, "E320", 2), (errno.EACCES, "E320", 2)])
+def test_write_failures_are_one_line_and_keep_the_previous_build(tmp_path, capsys, monkeypatch, number, code, exit_code):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    before = (out / "graph.nt").read_bytes()
+    real_fsync = os.fsync
+
+    def failing(fd):
+        raise OSError(number, os.strerror(number), str(out / "graph.ttl"))
+
+    monkeypatch.setattr(os, "fsync", failing)  # the disk fills up (or turns read-only) while exporting
+    status, _, err = _cli(capsys, "build", str(_papers(tmp_path / "b.jsonl", ["b1"])), "--out", str(out))
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert status == exit_code and code in _one_line(err)
+    assert (out / "graph.nt").read_bytes() == before and not staging_path(out).exists()
+
+
+def test_dangling_links_fifos_and_odd_names_in_an_input_folder(tmp_path, capsys):
+    indir = tmp_path / "in"
+    indir.mkdir()
+    _papers(indir / "good.jsonl", ["g1"])
+    (indir / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    os.mkfifo(indir / "pipe.jsonl")
+    odd = os.fsencode(indir) + b"/caf\xe9\n\x1b[31m.jsonl"  # Latin-1 bytes, a newline and an ESC in a name
+    Path(os.fsdecode(odd)).write_text('{"id": "o1"}\n')
+    code, _, err = _cli(capsys, "build", str(indir), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    assert "skipped" in err and "gone.jsonl" in err and "pipe.jsonl" in err
+    assert "caf\\xe9\\n\\x1b[31m.jsonl" in err and "\x1b" not in err  # the rejection names the file, escaped
+    assert read_manifest(tmp_path / "out").papers == ("g1",)
+    assert "caf" in (tmp_path / "out" / "rejected.jsonl").read_text(encoding="utf-8")
+
+
+# --- 11: minor ones --------------------------------------------------------------------------------
+
+
+def test_a_failed_command_leaves_no_empty_folder(tmp_path, capsys):
+    out = tmp_path / "new"
+    code, _, err = _cli(capsys, "build", str(_papers(tmp_path / "a.jsonl", ["a1"])), "--out", str(out), "--update")
+    assert code == 2 and "E307" in _one_line(err) and not out.exists()
+    code, _, err = _cli(capsys, "remove", str(out), "a1")
+    assert code == 2 and not out.exists()
+
+
+def test_quiet_after_the_command(tmp_path, capsys):
+    code, _, err = _cli(capsys, "build", str(_papers(tmp_path / "a.jsonl", ["a1"])), "--out", str(tmp_path / "out"), "-q")
+    assert code == 0 and err == ""
+
+
+def test_unknown_engine_and_engine_options(tmp_path, capsys):
+    data = str(_papers(tmp_path / "a.jsonl", ["a1"]))
+    assert main(["build", data, "--out", str(tmp_path / "o"), "--engine", "spark"]) == 2
+    assert "E312" in _one_line(capsys.readouterr().err)
+    assert main(["build", data, "--out", str(tmp_path / "o"), "--scheduler", "tcp://x:1"]) == 2
+    assert "E311" in _one_line(capsys.readouterr().err)
+    assert not (tmp_path / "o").exists()
+
+
+def test_lock_is_the_same_file_across_generations(tmp_path):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    inode = (out / LOCK).stat().st_ino
+    _build([_papers(tmp_path / "b.jsonl", ["b1"])], out)
+    assert (out / LOCK).stat().st_ino == inode and (out / LOCK).stat().st_nlink == 1
+
+
+def test_a_held_lock_refuses_at_once(tmp_path):
+    from kg.pipeline.folder import build_lock
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / LOCK).write_text("")  # an empty lock file is no longer mistaken for a stale one: flock decides
+    with build_lock(out):
+        with pytest.raises(UserError, match="E306"):
+            _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    assert not isinstance(KgError, type(None))
