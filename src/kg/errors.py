@@ -47,6 +47,12 @@ MESSAGES: dict[str, str] = {
     "E309": "{count} document(s) rejected and --strict is set; see {path}",
     "E310": "unknown paper id(s): {ids}",
     "E311": "invalid option: {reason}",
+    # Stores and bounded queries (E330-E339)
+    "E330": "{path} is neither a kg build folder (no store/ or graph.nt) nor an Oxigraph store: build one with `kg build INPUT --out {path}`",
+    "E331": "SPARQL {keyword} is refused: kg queries only the local graph and never reaches the network",
+    "E332": "the query ran past its time limit of {seconds} s: narrow it, or pass --timeout with more seconds (0 for none)",
+    "E333": "cannot open the Oxigraph store {path}: {reason} (rebuild it with `kg build`)",
+    "E334": "the SPARQL query failed: {reason}",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }
