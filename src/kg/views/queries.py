@@ -50,13 +50,13 @@ NAMED: dict[str, NamedQuery] = {
            } GROUP BY ?method ?label ORDER BY DESC(?datasets) ?label""",
     ),
     "related-methods": NamedQuery(
-        "Methods sharing a task with the method labelled ?name (method -> task -> method).",
-        """SELECT ?other ?label (COUNT(DISTINCT ?task) AS ?tasks) ?name WHERE {
-             ?method a kg:Method ; rdfs:label ?name ; kg:addresses ?task .
+        "Methods sharing a task with the method labelled ?method_label (method -> task -> method).",
+        """SELECT ?other ?label (COUNT(DISTINCT ?task) AS ?tasks) ?method_label WHERE {
+             ?method a kg:Method ; rdfs:label ?method_label ; kg:addresses ?task .
              ?other kg:addresses ?task ; rdfs:label ?label .
              FILTER(?other != ?method)
-           } GROUP BY ?other ?label ?name ORDER BY DESC(?tasks) ?label""",
-        texts=("name",),
+           } GROUP BY ?other ?label ?method_label ORDER BY DESC(?tasks) ?label""",
+        texts=("method_label",),
     ),
     "top-datasets": NamedQuery(
         "Datasets by the number of methods evaluated on them, most first (the limit is the k).",
@@ -80,6 +80,7 @@ NAMED: dict[str, NamedQuery] = {
 def run_named(
     store: ox.Store,
     name: str,
+    /,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     limit: int | None = DEFAULT_LIMIT,
