@@ -35,12 +35,11 @@ class NamedQuery:
 
 NAMED: dict[str, NamedQuery] = {
     "methods-for-task": NamedQuery(
-        "Methods that address the task labelled ?task, with the number of papers saying so.",
-        """SELECT ?method ?label ?task (COUNT(DISTINCT ?paper) AS ?papers) WHERE {
+        "Methods that address the task labelled ?task, by label.",
+        """SELECT ?method ?label ?task WHERE {
              ?t a kg:Task ; rdfs:label ?task .
              ?method kg:addresses ?t ; rdfs:label ?label .
-             ?st rdf:subject ?method ; rdf:predicate kg:addresses ; rdf:object ?t ; prov:wasDerivedFrom ?paper .
-           } GROUP BY ?method ?label ?task ORDER BY DESC(?papers) ?label""",
+           } ORDER BY ?label""",
         texts=("task",),
     ),
     "datasets-per-method": NamedQuery(

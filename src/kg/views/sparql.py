@@ -173,10 +173,10 @@ def _substitutions(bindings: Mapping[str, Any] | None) -> dict[ox.Variable, Term
 
 
 def check_query(sparql: str) -> None:
-    """Raise E304 for an update and E331 for ``SERVICE`` or ``LOAD``; say nothing for a read-only, offline query."""
+    """Raise E331 for ``SERVICE`` or ``LOAD`` and E304 for another update; pass a read-only, offline query."""
+    refuse_network(sparql)
     if is_update(sparql):
         raise UserError("E304")
-    refuse_network(sparql)
 
 
 def query(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = None) -> Any:
@@ -325,6 +325,10 @@ class QueryStream:
     def close(self) -> None:
         """Stop the query thread (at its next row) and drop what it has not handed over."""
         self._finished = True
+        self._worker.stop.set()
+
+    def __del__(self) -> None:
+        # Dropped without being read to the end: let the query thread go.
         self._worker.stop.set()
 
     def __enter__(self) -> QueryStream:
