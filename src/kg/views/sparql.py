@@ -41,7 +41,7 @@ import queue
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from types import TracebackType
 from typing import Any, Literal
@@ -172,6 +172,15 @@ def _substitutions(bindings: Mapping[str, Any] | None) -> dict[ox.Variable, Term
     return {ox.Variable(k): v if isinstance(v, (ox.NamedNode, ox.Literal, ox.BlankNode, ox.Triple)) else ox.Literal(v) for k, v in bindings.items()}
 
 
+#: What pyoxigraph raises for a bad query (SyntaxError) or a failed evaluation (the others).
+_QUERY_ERRORS = (SyntaxError, OSError, RuntimeError, ValueError)
+
+
+def _user_error(error: Exception) -> UserError:
+    reason = " ".join(str(error).split())
+    return UserError("E303", reason=reason) if isinstance(error, SyntaxError) else UserError("E334", reason=reason)
+
+
 def check_query(sparql: str) -> None:
     """Raise E331 for ``SERVICE`` or ``LOAD`` and E304 for another update; pass a read-only, offline query."""
     refuse_network(sparql)
@@ -190,10 +199,8 @@ def query(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = Non
     check_query(sparql)
     try:
         return store.query(sparql, prefixes=PREFIXES, substitutions=_substitutions(bindings))
-    except SyntaxError as error:
-        raise UserError("E303", reason=" ".join(str(error).split())) from None
-    except (OSError, RuntimeError, ValueError) as error:
-        raise UserError("E334", reason=" ".join(str(error).split())) from None
+    except _QUERY_ERRORS as error:
+        raise _user_error(error) from None
 
 
 def select(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -212,9 +219,9 @@ _BATCH_SECONDS = 0.05  # ...or fewer, when rows come slowly, so the first ones s
 class _Worker(threading.Thread):
     """Runs one query and hands its results over in batches through a bounded queue."""
 
-    def __init__(self, run: Any, limit: int | None) -> None:
+    def __init__(self, evaluate: Callable[[], Any], limit: int | None) -> None:
         super().__init__(name="kg-sparql", daemon=True)
-        self.run_query = run
+        self.evaluate = evaluate
         self.limit = limit
         self.out: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=8)
         self.stop = threading.Event()
@@ -230,7 +237,7 @@ class _Worker(threading.Thread):
 
     def run(self) -> None:
         try:
-            result = self.run_query()
+            result = self.evaluate()
             if isinstance(result, ox.QueryBoolean):
                 self._put("ask", bool(result))
                 return
@@ -238,10 +245,8 @@ class _Worker(threading.Thread):
             if not self._put("select" if isinstance(result, ox.QuerySolutions) else "graph", names):
                 return
             self._stream(iter(result))
-        except SyntaxError as error:
-            self._put("error", UserError("E303", reason=" ".join(str(error).split())))
-        except (OSError, RuntimeError, ValueError) as error:
-            self._put("error", UserError("E334", reason=" ".join(str(error).split())))
+        except _QUERY_ERRORS as error:
+            self._put("error", _user_error(error))
 
     def _stream(self, items: Iterator[Any]) -> None:
         batch: list[Any] = []
