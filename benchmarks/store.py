@@ -222,6 +222,10 @@ def _command_seconds(folder: Path, params: dict[str, dict[str, str]]) -> tuple[f
     return times[0], times[1]
 
 
+def _ratio(value: float) -> str:
+    return f"{value:.1f}x" if value < 10 else f"{value:.0f}x"
+
+
 def _seconds(value: float | None, cap: float) -> str:
     return f"> {cap:.0f} s" if value is None else f"{value:.3f} s"
 
@@ -272,8 +276,8 @@ def main() -> None:
             r = reparse["times"][i][1]
             lib = memory["times"][i]
             worst_ratio, slowest = min(worst_ratio, r / s), max(slowest, s)
-            lib_ratio = f"{lib / s:>13.0f}x" if lib is not None else f"{'> ' + format(options.rdflib_cap / s, '.0f') + 'x':>14}"
-            print(f"  {label:<30}{store['rows'][i]:>7}{s:>10.3f}s{r:>10.2f}s{_seconds(lib, options.rdflib_cap):>11}{r / s:>15.0f}x{lib_ratio}")
+            lib_ratio = _ratio(lib / s) if lib is not None else "> " + _ratio(options.rdflib_cap / s)
+            print(f"  {label:<30}{store['rows'][i]:>7}{s:>10.3f}s{r:>10.2f}s{_seconds(lib, options.rdflib_cap):>11}{_ratio(r / s):>16}{lib_ratio:>14}")
         command = _command_seconds(folder, params)
         print(f"\n  the whole `kg query DIR ... --limit 10` command (top-10 datasets), fresh process: store {command[0]:.2f} s, graph.nt {command[1]:.2f} s")
         opens = [t[0] for t in store["times"]]

@@ -243,3 +243,13 @@ def test_named_queries(tiny_graph):
         run_named(store, "methods-for-task")
     with pytest.raises(UserError, match="E311"):
         run_named(store, "no-such-query")
+
+
+def test_the_command_line_defaults_are_the_library_defaults():
+    import typer
+
+    from kg.cli import app
+    from kg.views.sparql import DEFAULT_LIMIT, DEFAULT_TIMEOUT
+
+    params = {p.name: p.default for p in typer.main.get_command(app).commands["query"].params}
+    assert (params["timeout"], params["limit"]) == (DEFAULT_TIMEOUT, DEFAULT_LIMIT)
