@@ -153,49 +153,72 @@ def _warn(message: str) -> None:
 # ------------------------------------------------------------------------------------ query
 
 
-def _render_solutions(solutions: Any, fmt: str) -> str:
-    import pyoxigraph as ox
+def _cell(term: Any) -> str:
+    from kg.views.sparql import to_python
 
-    if fmt == "table":
-        from kg.store.graph import to_python
+    return "" if term is None else str(to_python(term))
 
-        names = [v.value for v in solutions.variables]
-        table = Table(*names)
-        for row in solutions:
-            table.add_row(*(str(to_python(row[n])) if row[n] is not None else "" for n in names))
-        with out.capture() as capture:
-            out.print(table)
-        return capture.get()
-    result_format = {"csv": ox.QueryResultsFormat.CSV, "json": ox.QueryResultsFormat.JSON}[fmt]
-    # SPARQL CSV ends lines with CRLF; a terminal and `tail` expect LF.
-    return solutions.serialize(format=result_format).decode("utf-8").replace("\r\n", "\n")
+
+def _print_table(result: Any, page_rows: int = 500) -> None:
+    """Print SELECT rows as a table, a page at a time, so rows show while the query runs."""
+    from itertools import islice
+
+    from rich import box
+
+    names, rows = result.variables, iter(result)
+    widths: list[int] | None = None
+    while True:
+        page = [[_cell(row[n]) for n in names] for row in islice(rows, page_rows)]
+        first = widths is None
+        if not first and not page:
+            break
+        if widths is None:
+            # The first page sets the column widths; later pages wrap to them, so columns line up.
+            widths = [max([len(n)] + [len(r[i]) for r in page]) for i, n in enumerate(names)]
+        table = Table(box=box.SIMPLE_HEAD, show_header=first, show_edge=False)
+        for name, width in zip(names, widths):
+            table.add_column(name, width=width, overflow="fold")
+        for row in page:
+            table.add_row(*row)
+        out.print(table, markup=False, highlight=False)
+        if len(page) < page_rows:
+            break
 
 
 @app.command()
 def query(
-    graph: Annotated[Path, typer.Argument(help="A graph file (.ttl, .nt, .jsonld) or build folder.")],
+    graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigraph store folder, or a graph file (.ttl, .nt, .jsonld).")],
     sparql: Annotated[str, typer.Argument(help="A read-only SPARQL query, or @FILE to read it from a file. Prefixes kg, rdf, rdfs, owl, xsd, skos, dcterms, prov, schema are bound.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
+    timeout: Annotated[float, typer.Option("--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 30.0,
+    limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most this many rows (0: all).")] = 10_000,
 ) -> None:
-    """Run a SPARQL query over a graph."""
-    import pyoxigraph as ox
+    """Run a SPARQL query over a graph: read-only, offline (no SERVICE or LOAD), within --timeout and --limit."""
+    from kg.store.disk import open_graph
+    from kg.views.results import write_csv, write_json, write_ntriples
+    from kg.views.sparql import check_query, run_query
 
-    from kg.store import load
-
-    if fmt not in ("table", "csv", "json"):
+    writers = {"csv": write_csv, "json": write_json}
+    if fmt not in ("table", *writers):
         raise UserError("E305", name=fmt, choices="table, csv, json")
     if sparql.startswith("@"):
         path = Path(sparql[1:])
         if not path.is_file():
             raise UserError("E101", path=path)
         sparql = path.read_text(encoding="utf-8")
-    result = load(graph).query(sparql)
-    if isinstance(result, ox.QueryBoolean):
-        typer.echo("true" if bool(result) else "false")
-    elif isinstance(result, ox.QuerySolutions):
-        sys.stdout.write(_render_solutions(result, fmt))
-    else:
-        sys.stdout.write(ox.serialize(list(result), format=ox.RdfFormat.N_TRIPLES).decode("utf-8"))
+    check_query(sparql)  # before a graph file is parsed, which may take a while
+    with run_query(open_graph(graph), sparql, timeout=timeout or None, limit=limit or None) as result:
+        if result.kind == "ask":
+            typer.echo("true" if result.boolean else "false")
+        elif result.kind == "graph":
+            write_ntriples(result, sys.stdout)
+        elif fmt == "table":
+            _print_table(result)
+        else:
+            writers[fmt](result, sys.stdout)
+    sys.stdout.flush()
+    if result.truncated:
+        _warn(f"stopped after {limit} rows; pass --limit with more rows (0 for all)")
 
 
 def _manifest_for(graph: Path) -> dict[str, Any] | None:
@@ -207,11 +230,12 @@ def _manifest_for(graph: Path) -> dict[str, Any] | None:
 
 
 @app.command()
-def stats(graph: Annotated[Path, typer.Argument(help="A graph file or build folder.")]) -> None:
+def stats(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigraph store folder or a graph file.")]) -> None:
     """Counts of nodes by class and facts by relation, and the resolver's largest merges."""
-    from kg.store import load
+    from kg.store.disk import open_graph
+    from kg.views.stats import stats as count
 
-    counts = load(graph).stats()
+    counts = count(open_graph(graph))
     table = Table("class", "nodes", title="Nodes")
     for name, n in counts["classes"].items():
         table.add_row(name, str(n))
@@ -233,14 +257,14 @@ def stats(graph: Annotated[Path, typer.Argument(help="A graph file or build fold
 
 @app.command()
 def explain(
-    graph: Annotated[Path, typer.Argument(help="A graph file or build folder.")],
+    graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigraph store folder or a graph file.")],
     label: Annotated[str, typer.Argument(help="The label (or an alternative label) of an entity.")],
 ) -> None:
     """Show which surface forms and papers an entity gathers, and its facts."""
-    from kg.store import load
-    from kg.store.explain import explain as run_explain
+    from kg.store.disk import open_graph
+    from kg.views.explain import explain as run_explain
 
-    for entity in run_explain(load(graph), label, source=graph):
+    for entity in run_explain(open_graph(graph), label, source=graph):
         out.print(f"[bold]{entity['label']}[/bold] ({entity['type']})  {entity['iri']}", highlight=False)
         out.print("  surface forms: " + "; ".join(entity["forms"]), markup=False, highlight=False)
         out.print(f"  papers ({len(entity['papers'])}): " + ", ".join(entity["papers"]), markup=False, highlight=False)
@@ -249,12 +273,12 @@ def explain(
 
 
 @app.command()
-def validate(graph: Annotated[Path, typer.Argument(help="A graph file or build folder.")]) -> None:
+def validate(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigraph store folder or a graph file.")]) -> None:
     """Validate a graph against the SHACL shapes in ontologies/shapes.ttl."""
-    from kg.store import load
-    from kg.store.validate import validate as run_validate
+    from kg.store.disk import open_graph
+    from kg.views.validate import validate as run_validate
 
-    conforms, text = run_validate(load(graph))
+    conforms, text = run_validate(open_graph(graph))
     out.print(text, markup=False, highlight=False)
     if not conforms:
         raise typer.Exit(1)

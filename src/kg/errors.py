@@ -62,6 +62,12 @@ MESSAGES: dict[str, str] = {
     "E322": "cannot write {path}: {reason} (the previous build, if any, is intact)",
     "E325": "no paper to build from the inputs ({read} document(s) read: {rejected} rejected, {duplicates} duplicates); the {papers} paper(s) already in {path} are kept",
     "E323": "an extraction worker died {attempts} times on a batch of {count} paper(s) starting with {first!r}; the papers done are cached: run again, or with --workers 1 to find the paper",
+    # Stores and bounded queries (E330-E339)
+    "E330": "{path} is neither a kg build folder (no store/ or graph.nt) nor an Oxigraph store: build one with `kg build INPUT --out {path}`",
+    "E331": "SPARQL {keyword} is refused: kg queries only the local graph and never reaches the network",
+    "E332": "the query ran past its time limit of {seconds} s: narrow it, or pass --timeout with more seconds (0 for none)",
+    "E333": "cannot open the Oxigraph store {path}: {reason} (rebuild it with `kg build`)",
+    "E334": "the SPARQL query failed: {reason}",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }

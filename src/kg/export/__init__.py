@@ -4,10 +4,12 @@
 :func:`write_all` writes some or all of them into a folder. Every writer goes
 through :func:`kg.export.atomic.atomic_write`: a temporary file in the same
 folder, checked (RDF and GraphML are parsed back), then renamed into place, so
-a crash never leaves a half-written file where the old one was.
+a crash never leaves a half-written file where the old one was. ``store`` is a
+folder: the graph as an on-disk Oxigraph store that read commands open
+read-only (:mod:`kg.export.store`), written beside and renamed the same way.
 
 >>> sorted(EXPORTERS)
-['facts.csv', 'graph.graphml', 'graph.html', 'graph.jsonld', 'graph.nt', 'graph.ttl']
+['facts.csv', 'graph.graphml', 'graph.html', 'graph.jsonld', 'graph.nt', 'graph.ttl', 'store']
 """
 
 from __future__ import annotations
@@ -22,16 +24,18 @@ from kg.export.csv import write_facts_csv
 from kg.export.graphml import write_graphml
 from kg.export.html import write_html
 from kg.export.rdf import rdf_writer
+from kg.export.store import write_store
 
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph
 
 __all__ = ["EXPORTERS", "atomic_write", "write_all"]
 
-#: Output file name -> writer(kg, path). Order is the order :func:`write_all` writes in.
+#: Output file (or folder) name -> writer(kg, path). Order is the order :func:`write_all` writes in.
 EXPORTERS: dict[str, Callable[[KnowledgeGraph, Path], None]] = {
     "graph.ttl": rdf_writer("turtle"),
     "graph.nt": rdf_writer("ntriples"),
+    "store": write_store,
     "graph.jsonld": rdf_writer("jsonld"),
     "graph.graphml": write_graphml,
     "facts.csv": write_facts_csv,
@@ -71,9 +75,10 @@ def write_all(kg: KnowledgeGraph, out_dir: str | Path, names: Iterable[str] | No
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    frozen = kg.frozen()  # the files share one computation of each view; nothing edits the graph meanwhile
     for name in EXPORTERS:
         if name in wanted:
             path = folder / name
-            EXPORTERS[name](kg, path)
+            EXPORTERS[name](frozen, path)
             written.append(path)
     return written

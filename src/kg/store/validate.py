@@ -1,43 +1,18 @@
-"""Check a graph against the project's SHACL shapes (``ontologies/shapes.ttl``).
-
-pySHACL works on rdflib graphs, so the triples are copied into a plain
-in-memory rdflib graph first (faster for pySHACL's many small lookups than
-going through the Oxigraph bridge). The vocabulary (``ontologies/kg.ttl``) is
-loaded as the ontology graph so that subclass reasoning follows it.
-"""
+"""Moved to :mod:`kg.views.validate`; this name is kept for code written against a ``KnowledgeGraph``."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import rdflib
+from kg.views import validate as view
+from kg.views.validate import ontology_text
 
+if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph
 
-
-def ontology_text(name: str) -> str:
-    """The text of a shipped ontology file, such as ``"kg.ttl"`` or ``"shapes.ttl"``."""
-    return files("kg.ontologies").joinpath(name).read_text(encoding="utf-8")
-
-
-def _rdflib_graph(text: str, fmt: str) -> rdflib.Graph:
-    import rdflib
-
-    return rdflib.Graph().parse(data=text, format=fmt)
+__all__ = ["ontology_text", "validate"]
 
 
 def validate(graph: KnowledgeGraph) -> tuple[bool, str]:
-    """Validate ``graph`` against the shapes; return ``(conforms, report text)``."""
-    from pyshacl import validate as shacl_validate
-
-    data = _rdflib_graph(graph.serialize("ntriples").decode("utf-8"), "nt")
-    conforms, _, text = shacl_validate(
-        data,
-        shacl_graph=_rdflib_graph(ontology_text("shapes.ttl"), "turtle"),
-        ont_graph=_rdflib_graph(ontology_text("kg.ttl"), "turtle"),
-        inference="none",
-        advanced=True,
-    )
-    return bool(conforms), str(text)
+    """:func:`kg.views.validate.validate` over ``graph.store``."""
+    return view.validate(graph.store)

@@ -1,0 +1,45 @@
+"""A store's triples as bytes: Turtle, N-Triples (sorted, byte-stable) or JSON-LD."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+
+from kg.errors import UserError
+from kg.store.namespace import PREFIXES
+
+__all__ = ["FORMATS", "serialize", "sorted_triples"]
+
+FORMATS: dict[str, ox.RdfFormat] = {
+    "turtle": ox.RdfFormat.TURTLE,
+    "ntriples": ox.RdfFormat.N_TRIPLES,
+    "jsonld": ox.RdfFormat.JSON_LD,
+}
+
+
+def sorted_triples(store: ox.Store) -> list[ox.Triple]:
+    """The default graph's triples, sorted by their N-Triples form (a deterministic order)."""
+    triples = [ox.Triple(q.subject, q.predicate, q.object) for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())]
+    triples.sort(key=str)
+    return triples
+
+
+def serialize(store: ox.Store, fmt: str = "turtle", triples: list[ox.Triple] | None = None) -> bytes:
+    """Serialise the default graph as ``turtle``, ``ntriples`` (sorted lines) or ``jsonld``.
+
+    ``triples`` passes :func:`sorted_triples` when the caller already has them.
+
+    >>> store = ox.Store()
+    >>> store.add(ox.Quad(ox.NamedNode("http://a/x"), ox.NamedNode("http://a/p"), ox.Literal("1")))
+    >>> serialize(store, "ntriples")
+    b'<http://a/x> <http://a/p> "1" .\\n'
+    """
+    if fmt not in FORMATS:
+        raise UserError("E305", name=fmt, choices=", ".join(FORMATS))
+    triples = sorted_triples(store) if triples is None else triples
+    if fmt == "ntriples":
+        # Oxigraph writes canonical N-Triples; sorting the lines makes the file byte-stable.
+        lines = ox.serialize(triples, format=FORMATS[fmt]).splitlines(keepends=True)
+        return b"".join(sorted(lines))
+    # kgid: would only turn our IRIs into escaped local names (kgid:method\/x); full IRIs read better.
+    prefixes = {k: v for k, v in PREFIXES.items() if k != "kgid"} if fmt == "turtle" else None
+    return ox.serialize(triples, format=FORMATS[fmt], prefixes=prefixes)

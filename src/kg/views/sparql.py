@@ -1,0 +1,389 @@
+"""SPARQL over a store: read-only, offline and bounded.
+
+:func:`select` and :func:`query` serve the library's own views (fixed queries,
+fully evaluated). :func:`run_query` is for queries people type (``kg query``,
+a SPARQL endpoint): it refuses updates, ``SERVICE`` and ``LOAD`` before the
+store sees the text, stops after ``limit`` rows, gives up after ``timeout``
+seconds, and streams rows as Oxigraph produces them.
+
+Limits and dangers
+------------------
+- **Offline.** pyoxigraph evaluates ``SERVICE`` by calling the remote endpoint
+  over HTTP (after a DNS lookup). :func:`refuse_network` looks for the
+  ``SERVICE`` and ``LOAD`` keywords in the query's tokens (outside strings,
+  IRIs, comments, variables and prefixed names; after undoing ``\\u``
+  escapes, as the SPARQL grammar does) and refuses the whole query. It errs
+  on the side of refusing: text that is not valid SPARQL may be refused for
+  this reason rather than as a syntax error.
+- **Timeout.** pyoxigraph has no way to interrupt a query. The query runs in a
+  daemon thread; when the time is up the caller gets E332 and the thread is
+  told to stop, which it does at its next row. An operator that must see every
+  row before giving one (``ORDER BY``, ``GROUP BY``, ``DISTINCT`` over a huge
+  join) keeps that thread busy until it finishes or the process exits. A
+  command line exits at once; a long-running server should run queries in a
+  worker process it can kill.
+- **Memory.** Rows travel in small batches through a bounded queue, so a slow
+  reader holds back the query instead of piling rows up in memory.
+
+>>> import pyoxigraph as ox
+>>> store = ox.Store()
+>>> store.add(ox.Quad(ox.NamedNode("https://w3id.org/kg-lit/id/p1"), ox.NamedNode("https://w3id.org/kg-lit/vocab#doi"), ox.Literal("10.1/x")))
+>>> select(store, "SELECT ?d WHERE { ?p kg:doi ?d }")
+[{'d': '10.1/x'}]
+>>> with run_query(store, "SELECT ?p WHERE { ?p ?q ?o }", timeout=5, limit=10) as rows:
+...     [row["p"].value for row in rows]
+['https://w3id.org/kg-lit/id/p1']
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from decimal import Decimal
+from types import TracebackType
+from typing import Any, Literal
+
+import pyoxigraph as ox
+
+from kg.errors import UserError
+from kg.store.namespace import PREFIXES
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "DEFAULT_TIMEOUT",
+    "QueryStream",
+    "check_query",
+    "is_update",
+    "query",
+    "refuse_network",
+    "run_query",
+    "select",
+    "to_python",
+]
+
+#: Seconds a typed query may run before it is stopped (``kg query --timeout``).
+DEFAULT_TIMEOUT = 30.0
+#: Rows (or triples) a typed query returns at most (``kg query --limit``).
+DEFAULT_LIMIT = 10_000
+
+Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
+
+# The first keyword of a SPARQL request after its prologue and comments.
+_COMMENT = re.compile(r"#[^\n]*")
+_PROLOGUE = re.compile(r"^\s*(?:(?:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*", re.IGNORECASE)
+_UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
+
+# SPARQL's tokens, as far as finding keywords needs: whatever may hold the letters
+# S-E-R-V-I-C-E without being the keyword comes first, so it is skipped whole.
+_TOKENS = re.compile(
+    r"""
+    (?P<skip>
+        \"\"\"(?:[^"\\]|\\.|"(?!""))*(?:\"\"\"|$)       # long strings
+      | '''(?:[^'\\]|\\.|'(?!''))*(?:'''|$)
+      | "(?:[^"\\\n\r]|\\.)*(?:"|$)                     # short strings
+      | '(?:[^'\\\n\r]|\\.)*(?:'|$)
+      | <[^<>"{}|^`\\\x00-\x20]*>                       # IRIs
+      | \#[^\n\r]*                                      # comments
+      | [?$][\w\u00b7\u0300-\u036f\u203f-\u2040]+       # variables
+      | (?:[^\W\d][\w.-]*)?:(?:[\w.:%-]|\\.)*           # prefixed names, blank node labels
+      | \d[\w.]*                                        # numbers
+    )
+    | (?P<word>[^\W\d][\w-]*)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+_NETWORK_KEYWORDS = {"SERVICE", "LOAD"}
+
+
+def to_python(term: Any) -> Any:
+    """A Python value for an RDF term: IRIs as strings, typed literals as numbers.
+
+    >>> to_python(ox.Literal("3", datatype=ox.NamedNode(PREFIXES["xsd"] + "integer")))
+    3
+    """
+    if term is None:
+        return None
+    if isinstance(term, ox.Literal):
+        datatype = term.datatype.value
+        if datatype.endswith("#integer") or datatype.endswith("#int") or datatype.endswith("#long"):
+            return int(term.value)
+        if datatype.endswith("#decimal") or datatype.endswith("#double") or datatype.endswith("#float"):
+            return float(Decimal(term.value))
+        if datatype.endswith("#boolean"):
+            return term.value == "true"
+        return term.value
+    return term.value
+
+
+def is_update(sparql: str) -> bool:
+    """Whether a SPARQL request is an update rather than a read-only query.
+
+    >>> is_update("PREFIX a: <http://a/> INSERT DATA { a:x a:y a:z }")
+    True
+    >>> is_update("# find\\nSELECT * WHERE { ?s ?p ?o }")
+    False
+    """
+    body = _PROLOGUE.sub("", _COMMENT.sub(" ", sparql), count=1)
+    first = re.match(r"\s*([A-Za-z]+)", body)
+    return bool(first) and first.group(1).upper() in _UPDATE_KEYWORDS
+
+
+def _unescape(text: str) -> str:
+    # SPARQL undoes \\uXXXX escapes in the whole text before reading tokens (SPARQL 1.1, 19.2).
+    def char(match: re.Match[str]) -> str:
+        code = int(match.group(1) or match.group(2), 16)
+        return chr(code) if code <= 0x10FFFF else match.group(0)
+
+    return _ESCAPE.sub(char, text)
+
+
+def _network_keyword(text: str) -> str | None:
+    for match in _TOKENS.finditer(text):
+        word = match.group("word")
+        if word is not None and word.upper() in _NETWORK_KEYWORDS:
+            return word.upper()
+    return None
+
+
+def refuse_network(sparql: str) -> None:
+    """Raise E331 if ``sparql`` uses ``SERVICE`` or ``LOAD``, which would reach the network.
+
+    The text is checked as written and with its ``\\u`` escapes undone, so
+    neither reading can hide the keyword.
+
+    >>> refuse_network("SELECT ?service WHERE { ?service <http://x/SERVICE> 'SERVICE' } # SERVICE")
+    >>> refuse_network("SELECT * WHERE { service <http://example.org/sparql> { ?s ?p ?o } }")
+    Traceback (most recent call last):
+    ...
+    kg.errors.UserError: E331: SPARQL SERVICE is refused: kg queries only the local graph and never reaches the network
+    """
+    keyword = _network_keyword(sparql) or _network_keyword(_unescape(sparql))
+    if keyword is not None:
+        raise UserError("E331", keyword=keyword)
+
+
+def _substitutions(bindings: Mapping[str, Any] | None) -> dict[ox.Variable, Term] | None:
+    if not bindings:
+        return None
+    return {ox.Variable(k): v if isinstance(v, (ox.NamedNode, ox.Literal, ox.BlankNode, ox.Triple)) else ox.Literal(v) for k, v in bindings.items()}
+
+
+#: What pyoxigraph raises for a bad query (SyntaxError) or a failed evaluation (the others).
+_QUERY_ERRORS = (SyntaxError, OSError, RuntimeError, ValueError)
+
+
+def _user_error(error: Exception) -> UserError:
+    reason = " ".join(str(error).split())
+    return UserError("E303", reason=reason) if isinstance(error, SyntaxError) else UserError("E334", reason=reason)
+
+
+def check_query(sparql: str) -> None:
+    """Raise E331 for ``SERVICE`` or ``LOAD`` and E304 for another update; pass a read-only, offline query."""
+    refuse_network(sparql)
+    if is_update(sparql):
+        raise UserError("E304")
+
+
+def query(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = None) -> Any:
+    """Run a read-only SPARQL query with the usual prefixes pre-bound; no timeout or limit.
+
+    ``bindings`` maps variable names to values (strings become literals
+    unless they are ``pyoxigraph`` terms), substituted safely rather than
+    pasted into the query text; a bound variable must be in the SELECT
+    projection (SPARQL SEP-0007). Returns pyoxigraph's result object.
+    """
+    check_query(sparql)
+    try:
+        return store.query(sparql, prefixes=PREFIXES, substitutions=_substitutions(bindings))
+    except _QUERY_ERRORS as error:
+        raise _user_error(error) from None
+
+
+def select(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Run a SELECT query and return rows of plain Python values (ready for pandas)."""
+    solutions = query(store, sparql, bindings)
+    names = [v.value for v in solutions.variables]
+    return [{name: to_python(row[name]) for name in names} for row in solutions]
+
+
+# ----------------------------------------------------------------------------- bounded queries
+
+_BATCH = 256  # rows per hand-over between the query thread and the reader
+_BATCH_SECONDS = 0.05  # ...or fewer, when rows come slowly, so the first ones show at once
+
+
+class _Worker(threading.Thread):
+    """Runs one query and hands its results over in batches through a bounded queue."""
+
+    def __init__(self, evaluate: Callable[[], Any], limit: int | None) -> None:
+        super().__init__(name="kg-sparql", daemon=True)
+        self.evaluate = evaluate
+        self.limit = limit
+        self.out: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=8)
+        self.stop = threading.Event()
+
+    def _put(self, kind: str, value: Any) -> bool:
+        while not self.stop.is_set():
+            try:
+                self.out.put((kind, value), timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run(self) -> None:
+        try:
+            result = self.evaluate()
+            if isinstance(result, ox.QueryBoolean):
+                self._put("ask", bool(result))
+                return
+            names = tuple(v.value for v in result.variables) if isinstance(result, ox.QuerySolutions) else ()
+            if not self._put("select" if isinstance(result, ox.QuerySolutions) else "graph", names):
+                return
+            self._stream(iter(result))
+        except _QUERY_ERRORS as error:
+            self._put("error", _user_error(error))
+
+    def _stream(self, items: Iterator[Any]) -> None:
+        batch: list[Any] = []
+        sent, last = 0, time.monotonic()
+        for item in items:
+            if self.stop.is_set():
+                return
+            if self.limit is not None and sent + len(batch) >= self.limit:
+                if self._put("rows", batch):
+                    self._put("more", None)
+                return
+            batch.append(item)
+            if len(batch) >= _BATCH or time.monotonic() - last > _BATCH_SECONDS:
+                if not self._put("rows", batch):
+                    return
+                sent, batch, last = sent + len(batch), [], time.monotonic()
+        if self._put("rows", batch):
+            self._put("end", None)
+
+
+class QueryStream:
+    """The streaming result of :func:`run_query`.
+
+    Attributes
+    ----------
+    kind
+        ``"select"`` (iterate :class:`pyoxigraph.QuerySolution` rows),
+        ``"ask"`` (read :attr:`boolean`) or ``"graph"`` (CONSTRUCT and
+        DESCRIBE: iterate :class:`pyoxigraph.Triple`).
+    variables
+        The projected variable names of a SELECT, in order; empty otherwise.
+    boolean
+        The answer of an ASK; ``None`` otherwise.
+    truncated
+        ``True`` once iteration stopped at the row limit with rows left over.
+
+    Iterate it once. Leaving the ``with`` block (or :meth:`close`) stops the
+    query thread at its next row.
+    """
+
+    def __init__(self, worker: _Worker, deadline: float | None, timeout: float | None) -> None:
+        self._worker = worker
+        self._deadline = deadline
+        self._timeout = timeout
+        self.truncated = False
+        self.boolean: bool | None = None
+        self.variables: tuple[str, ...] = ()
+        kind, value = self._next()
+        if kind == "ask":
+            self.boolean = value
+            self._finished = True
+        else:
+            self.variables = value
+            self._finished = False
+        self.kind: Literal["select", "ask", "graph"] = kind
+
+    def _next(self) -> tuple[str, Any]:
+        wait = None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+        try:
+            kind, value = self._worker.out.get(timeout=wait)
+        except queue.Empty:
+            self.close()
+            raise UserError("E332", seconds=f"{self._timeout:g}") from None
+        if kind == "error":
+            self.close()
+            raise value
+        return kind, value
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            while not self._finished:
+                kind, value = self._next()
+                if kind == "rows":
+                    yield from value
+                else:
+                    self.truncated = kind == "more"
+                    self._finished = True
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the query thread (at its next row) and drop what it has not handed over."""
+        self._finished = True
+        self._worker.stop.set()
+
+    def __del__(self) -> None:
+        # Dropped without being read to the end: let the query thread go.
+        self._worker.stop.set()
+
+    def __enter__(self) -> QueryStream:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        self.close()
+
+
+def run_query(
+    store: ox.Store,
+    sparql: str,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    limit: int | None = DEFAULT_LIMIT,
+    bindings: Mapping[str, Any] | None = None,
+) -> QueryStream:
+    """Run a query someone typed: read-only, offline, at most ``limit`` rows within ``timeout`` seconds.
+
+    Parameters
+    ----------
+    store
+        The store to query (a read-only store on disk, or one in memory).
+    sparql
+        The query text; the prefixes of :data:`kg.store.namespace.PREFIXES` are pre-bound.
+    timeout
+        Seconds from the call until the last row; ``None`` (or 0) waits forever.
+    limit
+        Rows (SELECT) or triples (CONSTRUCT, DESCRIBE) at most; ``None`` (or 0) for all.
+    bindings
+        Variable name -> value, substituted by Oxigraph (never pasted into the text).
+
+    Returns
+    -------
+    QueryStream
+        Known kind and variables; rows arrive while iterating it.
+
+    Raises
+    ------
+    UserError
+        E304 for an update, E331 for ``SERVICE``/``LOAD`` (both before the
+        store is touched), E303 for a syntax error, E332 when the time is up
+        (here or while iterating), E334 when evaluation fails, E311 for a
+        negative timeout or limit.
+    """
+    if (timeout is not None and timeout < 0) or (limit is not None and limit < 0):
+        raise UserError("E311", reason="the timeout and the row limit must not be negative")
+    check_query(sparql)
+    substitutions = _substitutions(bindings)
+    worker = _Worker(lambda: store.query(sparql, prefixes=PREFIXES, substitutions=substitutions), limit or None)
+    deadline = time.monotonic() + timeout if timeout else None
+    worker.start()
+    return QueryStream(worker, deadline, timeout)
