@@ -162,6 +162,7 @@
     var model = buildModel(data);
     var ui = {
       graph: document.getElementById("graph"),
+      controls: document.getElementById("controls"),
       search: document.getElementById("search"),
       suggestions: document.getElementById("suggestions"),
       matches: document.getElementById("matches"),
@@ -370,6 +371,31 @@
     function refresh() {
       compute();
       draw();
+    }
+
+    function quantile(sorted, q) { return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]; }
+
+    /** Frame the drawn nodes with edges, leaving out the outer 3% on each side (stray small components),
+     *  beside the controls; then size nodes and labels for that zoom, so that at first sight
+     *  the most supported are labelled and readable, and zooming in labels the rest. */
+    function fitView() {
+      var xs = [], ys = [];
+      visible.nodes.forEach(function (i) {
+        if (model.adjacency[i].length) { xs.push(model.nodes[i].x); ys.push(model.nodes[i].y); }
+      });
+      if (!xs.length) { visible.nodes.forEach(function (i) { xs.push(model.nodes[i].x); ys.push(model.nodes[i].y); }); }
+      if (!xs.length) { return; }
+      var num = function (a, b) { return a - b; };
+      xs.sort(num);
+      ys.sort(num);
+      var cut = xs.length > 50 ? 0.03 : 0;
+      var x0 = quantile(xs, cut), x1 = quantile(xs, 1 - cut), y0 = quantile(ys, cut), y1 = quantile(ys, 1 - cut);
+      var width = ui.graph.clientWidth, height = ui.graph.clientHeight;
+      var side = width > 900 ? ui.controls.offsetWidth + 20 : 0;
+      var scale = Math.min(1.5, (width - side - 40) / (x1 - x0 + 60), (height - 40) / (y1 - y0 + 60));
+      network.setOptions({nodes: {scaling: {min: 3 / scale, max: 22 / scale,
+        label: {enabled: true, min: 4 / scale, max: 22 / scale, drawThreshold: 6, maxVisible: 28}}}});
+      network.moveTo({position: {x: (x0 + x1) / 2, y: (y0 + y1) / 2}, scale: scale, offset: {x: side / 2, y: 0}, animation: false});
     }
 
     // -- the details panel
@@ -621,7 +647,7 @@
       syncControls();
       network.unselectAll();
       refresh();
-      network.fit({animation: false});
+      fitView();
     });
     ui.detailsToggle.addEventListener("click", function () {
       setPanel(ui.details.hidden);
@@ -635,7 +661,7 @@
       document.body.setAttribute("data-drawn", "true");
     });
     refresh();
-    network.fit({animation: false});
+    fitView();
   }
 
   var source = window.kgExplorerSource || embeddedSource("kg-data");
