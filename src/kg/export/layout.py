@@ -17,6 +17,7 @@ Given ``groups`` (say, communities found by :func:`communities`), each group
 of three or more nodes also gets an invisible hub that all its members are
 tied to by springs, so a community is drawn as one patch and the patches push
 each other apart (the hubs repel like nodes); the hubs are dropped afterwards.
+A hub's springs pull :data:`HUB_STRENGTH` times as hard as an edge.
 
 Limits and dangers
 ------------------
@@ -41,6 +42,8 @@ import numpy as np
 
 __all__ = ["communities", "force_layout", "linked_nodes"]
 
+#: Pull of a group member towards its group's hub, relative to an edge's.
+HUB_STRENGTH = 3.0
 # The four grid corners around a point, as (dx, dy) offsets.
 _CORNERS = np.array([[0, 0], [1, 0], [0, 1], [1, 1]])
 # Grid sides whose doubled size has only small prime factors (fast FFTs).
@@ -94,8 +97,11 @@ def _repulsion(pos: np.ndarray, cells: int) -> np.ndarray:
     return force
 
 
-def _simulate(n: int, edges: np.ndarray, seed: int, iterations: int) -> np.ndarray:
-    """Fruchterman-Reingold positions, in units of the ideal edge length, centred."""
+def _simulate(n: int, edges: np.ndarray, seed: int, iterations: int, strength: np.ndarray | None = None) -> np.ndarray:
+    """Fruchterman-Reingold positions, in units of the ideal edge length, centred.
+
+    ``strength`` scales the pull of each edge (1 by default).
+    """
     # About 2 * sqrt(n) cells a side, rounded up to a size FFTs are fast for.
     cells = next((c for c in _GRID_SIZES if c >= 2 * math.sqrt(n)), _GRID_SIZES[-1])
     radius = math.sqrt(n)  # about one unit of area per node
@@ -105,6 +111,8 @@ def _simulate(n: int, edges: np.ndarray, seed: int, iterations: int) -> np.ndarr
         force = _repulsion(pos, cells)
         delta = pos[edges[:, 1]] - pos[edges[:, 0]]
         pull = delta * np.sqrt((delta**2).sum(axis=1))[:, None]  # |d|^2 along d
+        if strength is not None:
+            pull *= strength[:, None]
         for axis in (0, 1):
             force[:, axis] += np.bincount(edges[:, 0], pull[:, axis], minlength=n)
             force[:, axis] -= np.bincount(edges[:, 1], pull[:, axis], minlength=n)
@@ -248,7 +256,8 @@ def force_layout(
     hubs = _hub_springs(nodes, groups or {})
     count = len(nodes) + (max(hub for _, hub in hubs) - len(nodes) + 1 if hubs else 0)
     springs = np.array(pairs + hubs, dtype=np.intp).reshape(-1, 2)
-    pos = _simulate(count, springs, seed, iterations)[: len(nodes)] if nodes else np.zeros((0, 2))
+    strength = np.concatenate([np.ones(len(pairs)), np.full(len(hubs), HUB_STRENGTH)]) if hubs else None
+    pos = _simulate(count, springs, seed, iterations, strength)[: len(nodes)] if nodes else np.zeros((0, 2))
     alone = sorted((node for node in graph if node not in linked), key=isolated_key)
     if alone:
         low, high = (pos.min(axis=0), pos.max(axis=0)) if len(pos) else (np.zeros(2), np.zeros(2))

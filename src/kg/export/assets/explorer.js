@@ -310,9 +310,8 @@
       var node = model.nodes[i], dim = state.focus !== null && !visible.focus.has(i);
       var colour = dim ? DIM_NODE : (data.colours[node.type] || data.colours.Other);
       return {
-        id: i, x: node.x, y: node.y, label: node.short, value: Math.sqrt(node.support),
+        id: i, x: node.x, y: node.y, label: dim ? "" : node.short, value: Math.sqrt(node.support),
         color: {background: colour, border: dim ? DIM_NODE : "#555", highlight: {background: colour, border: "#000"}},
-        font: {color: dim ? "rgba(0,0,0,0.2)" : "#222"},
         title: nodeTip(node)
       };
     }
@@ -375,27 +374,35 @@
 
     function quantile(sorted, q) { return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]; }
 
-    /** Frame the drawn nodes with edges, leaving out the outer 3% on each side (stray small components),
-     *  beside the controls; then size nodes and labels for that zoom, so that at first sight
-     *  the most supported are labelled and readable, and zooming in labels the rest. */
-    function fitView() {
+    var baseScale = 1;
+
+    /** Zoom and pan so that `ids` fill the free space beside the controls, leaving out the
+     *  outer 3% on each side (stray small components) of a large set. */
+    function frame(ids, maxScale) {
       var xs = [], ys = [];
-      visible.nodes.forEach(function (i) {
-        if (model.adjacency[i].length) { xs.push(model.nodes[i].x); ys.push(model.nodes[i].y); }
-      });
-      if (!xs.length) { visible.nodes.forEach(function (i) { xs.push(model.nodes[i].x); ys.push(model.nodes[i].y); }); }
-      if (!xs.length) { return; }
+      ids.forEach(function (i) { xs.push(model.nodes[i].x); ys.push(model.nodes[i].y); });
+      if (!xs.length) { return baseScale; }
       var num = function (a, b) { return a - b; };
       xs.sort(num);
       ys.sort(num);
       var cut = xs.length > 50 ? 0.03 : 0;
       var x0 = quantile(xs, cut), x1 = quantile(xs, 1 - cut), y0 = quantile(ys, cut), y1 = quantile(ys, 1 - cut);
       var width = ui.graph.clientWidth, height = ui.graph.clientHeight;
-      var side = width > 900 ? ui.controls.offsetWidth + 20 : 0;
-      var scale = Math.min(1.5, (width - side - 40) / (x1 - x0 + 60), (height - 40) / (y1 - y0 + 60));
-      network.setOptions({nodes: {scaling: {min: 3 / scale, max: 22 / scale,
-        label: {enabled: true, min: 4 / scale, max: 22 / scale, drawThreshold: 6, maxVisible: 28}}}});
+      var side = width > 700 ? ui.controls.offsetWidth + 20 : 0;
+      var scale = Math.min(maxScale, (width - side - 40) / (x1 - x0 + 80), (height - 40) / (y1 - y0 + 80));
       network.moveTo({position: {x: (x0 + x1) / 2, y: (y0 + y1) / 2}, scale: scale, offset: {x: side / 2, y: 0}, animation: false});
+      return scale;
+    }
+
+    /** The overview: frame the drawn nodes that have edges, then size nodes and labels for
+     *  that zoom, so that at first sight the most supported are labelled and readable, and
+     *  zooming in labels the rest. */
+    function fitView() {
+      var linked = [];
+      visible.nodes.forEach(function (i) { if (model.adjacency[i].length) { linked.push(i); } });
+      baseScale = frame(linked.length ? linked : Array.from(visible.nodes), 1.5);
+      network.setOptions({nodes: {scaling: {min: 3 / baseScale, max: 15 / baseScale,
+        label: {enabled: true, min: 4 / baseScale, max: 20 / baseScale, drawThreshold: 6, maxVisible: 24}}}});
     }
 
     // -- the details panel
@@ -539,10 +546,7 @@
       refresh();
       showNode(i);
       network.selectNodes([i]);
-      if (!keepView) {
-        network.fit({nodes: Array.from(visible.focus), animation: false});
-        if (network.getScale() > 1.5) { network.moveTo({scale: 1.5}); }
-      }
+      if (!keepView) { frame(Array.from(visible.focus), 2.5 * baseScale); }
     }
 
     network.on("click", function (params) {
