@@ -222,3 +222,38 @@ def test_years_relations_and_hops_filter_a_small_graph(browser, tmp_path):
     assert two == ["A paper", "BERT", "F1", "SQuAD", "question answering"]  # the paper proposing BERT, not its code
     assert visit.errors == []
     page.close()
+
+
+def test_a_paper_opens_from_a_fact_with_its_abstract_and_facts(seeds):
+    page = seeds.page
+    page.fill("#search", "lora")
+    page.press("#search", "Enter")
+    source = page.locator("#details li.fact .paper").first
+    paper_id = source.inner_text().split()[0]
+    source.locator("button", has_text="paper").click()
+    panel = page.locator("#details")
+    assert panel.locator("h2").inner_text() == paper_id  # untitled in the seed corpus: its id
+    assert panel.locator("dd").first.inner_text() == paper_id
+    assert "LoFiT" in panel.locator("p.abstract").inner_text()
+    facts = panel.locator("section.group", has_text="Facts from this paper").locator("li.fact")
+    assert facts.count() >= 1 and facts.first.locator("q.evidence").count() >= 1
+
+
+def test_paper_links_open_in_a_new_tab_and_only_over_http(browser, tmp_path):
+    kg = small_kg()
+    papers = {"p1": {"iri": "https://w3id.org/kg-lit/id/paper/p1", "title": "First", "link": "https://doi.org/10.1/x"},
+              "p2": {"iri": "https://w3id.org/kg-lit/id/paper/p2", "link": "javascript:alert(1)"}}
+    path = tmp_path / "graph.html"
+    path.write_text(generate_html(kg.to_networkx(), papers=papers), encoding="utf-8")
+    visit = Visit(browser, path)
+    page = visit.page
+    page.fill("#search", "squad")
+    page.press("#search", "Enter")
+    assert page.locator("#details a").count() == 0  # p2's javascript: URL is not a link
+    page.fill("#search", "question answering")
+    page.press("#search", "Enter")
+    anchor = page.locator("#details a", has_text="First")
+    assert anchor.get_attribute("href") == "https://doi.org/10.1/x"
+    assert anchor.get_attribute("target") == "_blank" and "noopener" in anchor.get_attribute("rel")
+    assert visit.requests == [visit.url]
+    page.close()
