@@ -188,7 +188,8 @@ def test_a_large_graph_draws_the_cap_and_shows_more_on_request(browser, tmp_path
     assert visit.shown("(ids) => ids.length") == 100
     supports = visit.shown("(ids, model) => ids.map((id) => model.nodes[id].support)")
     hidden_best = visit.page.evaluate(
-        "Math.max(...kgExplorer.model.nodes.filter((n, i) => !kgExplorer.nodes.get(i)).map((n) => n.support))"
+        "Math.max(...kgExplorer.model.nodes.filter((n, i) => kgExplorer.model.adjacency[i].length && !kgExplorer.nodes.get(i))"
+        ".map((n) => n.support))"
     )
     assert min(supports) >= hidden_best  # the most supported are the ones drawn
     visit.page.click("#show-more")
@@ -214,7 +215,8 @@ def test_years_relations_and_hops_filter_a_small_graph(browser, tmp_path):
     page.click("#reset")
     page.fill("#search", "QA")
     page.press("#search", "Enter")
-    focus = "() => [...kgExplorer.model.nodes.keys()].filter((i) => kgExplorer.nodes.get(i).color.background.startsWith('rgba') === false).map((i) => kgExplorer.model.nodes[i].label).sort()"
+    focus = """() => kgExplorer.nodes.get().filter((n) => !n.color.background.startsWith('rgba'))
+                 .map((n) => kgExplorer.model.nodes[n.id].label).sort()"""
     one = page.evaluate(focus)
     page.select_option("#hops", "2")
     two = page.evaluate(focus)
@@ -257,3 +259,18 @@ def test_paper_links_open_in_a_new_tab_and_only_over_http(browser, tmp_path):
     assert anchor.get_attribute("target") == "_blank" and "noopener" in anchor.get_attribute("rel")
     assert visit.requests == [visit.url]
     page.close()
+
+
+def test_an_entity_in_no_fact_is_found_and_shows_the_papers_naming_it(seeds):
+    page = seeds.page
+    drawn = "(ids, model) => ids.some((id) => model.nodes[id].label === 'GPT-4')"
+    assert not seeds.shown(drawn)  # only mentioned: not drawn at first
+    for query in ("gpt 4", "GPT4"):  # hyphens and spaces ignored
+        page.fill("#search", query)
+        assert page.locator("#suggestions [role=option] .name").first.inner_text() == "GPT-4"
+    page.press("#search", "Enter")
+    panel = page.locator("#details")
+    assert panel.locator("h2").inner_text() == "GPT-4"
+    mentioned = panel.locator("section.group", has_text="Mentioned in").locator(".paper")
+    assert mentioned.count() == 2 and mentioned.first.inner_text().startswith("sha256-")
+    assert seeds.shown(drawn)  # drawn once chosen

@@ -20,6 +20,7 @@ from kg.export.html import (
     MAX_TEXT,
     generate_html,
     mention_spans,
+    mentioned_in,
     paper_records,
     write_html,
 )
@@ -137,7 +138,7 @@ def test_nodes_have_positions_support_and_names(page):
     code = next(n for n in data["nodes"] if n["type"] == "Code")
     assert code["link"] == "https://github.com/example/bert"
     assert "physics: false" in page
-    assert "unlinked nodes (1) sit in rows below" in page  # paper p2 has no relation of its own
+    assert "1 node in no fact (entities only mentioned, papers without facts) can be found but are not drawn" in page  # p2
 
 
 def test_edges_name_their_papers_and_highlight_both_mentions():
@@ -230,10 +231,8 @@ def test_write_html_writes_the_page_atomically(tmp_path):
     path = tmp_path / "graph.html"
     path.write_text("old")
     write_html(kg, path)
-    view = kg.to_networkx()
-    linked = view.subgraph(n for n in view if view.degree(n) > 0)
-    omitted = view.number_of_nodes() - linked.number_of_nodes()
-    assert path.read_text(encoding="utf-8") == generate_html(linked, papers=paper_records(kg), omitted=omitted)
+    expected = generate_html(kg.to_networkx(), papers=paper_records(kg), mentions=mentioned_in(kg))
+    assert path.read_text(encoding="utf-8") == expected
     assert [p.name for p in tmp_path.iterdir()] == ["graph.html"]
 
 
@@ -250,7 +249,7 @@ def test_an_empty_graph_gives_a_working_page():
     assert "0 nodes, 0 edges" in generate_html(nx.MultiDiGraph())
 
 
-def test_written_page_leaves_out_entities_in_no_fact(tmp_path):
+def test_written_page_keeps_entities_in_no_fact_for_search_with_their_papers(tmp_path):
     from kg.model import Entity, Resolution
     from kg.store import KnowledgeGraph
 
@@ -262,5 +261,9 @@ def test_written_page_leaves_out_entities_in_no_fact(tmp_path):
     path = tmp_path / "graph.html"
     write_html(graph, path)
     page = path.read_text(encoding="utf-8")
-    assert "LonelyNet" not in page and "FooNet" in page
-    assert "2 nodes in no fact (entities only mentioned, papers without facts) left out" in page
+    data = data_block(page)
+    node = next(n for n in data["nodes"] if n["label"] == "LonelyNet")
+    assert [data["papers"][i]["id"] for i in node["in"]] == ["p1"]
+    foonet = next(n for n in data["nodes"] if n["label"] == "FooNet")
+    assert sorted(data["papers"][i]["id"] for i in foonet["in"]) == ["p 2", "p1"]
+    assert "2 nodes in no fact (entities only mentioned, papers without facts) can be found but are not drawn" in page

@@ -18,8 +18,8 @@ byte-identical page. What a reader can do with it:
 - **Filter** by type (the legend), relation, minimum support, minimum
   confidence and year; focus on a node's neighbours within one or two hops
   (the rest is dimmed); reset.
-- **Scale**: only the :data:`DEFAULT_CAP` most supported nodes that pass the
-  filters are drawn at first ("Show more" adds as many again, a chosen node
+- **Scale**: only the :data:`DEFAULT_CAP` most supported nodes that take part
+  in a fact and pass the filters are drawn at first ("Show more" adds as many again, a chosen node
   and its neighbours are always drawn), and labels are sized by support so the
   largest stay readable when zoomed out. ``benchmarks/page.py`` measures it.
 
@@ -34,7 +34,7 @@ Data
 One ``<script type="application/json" id="kg-data">`` block: ``nodes`` (list;
 the index is the id) with ``label``, ``type``, ``support``, ``x``, ``y``,
 ``iri`` and optionally ``alt`` (other names), ``paper`` (index into
-``papers``), ``link``; ``edges`` with ``from``, ``to``, ``rel``, ``support``,
+``papers``), ``in`` (indexes of the papers mentioning it), ``link``; ``edges`` with ``from``, ``to``, ``rel``, ``support``,
 ``conf`` and ``ev``, a list of ``[paper index, sentence, [[start, end], ...]]``
 (mention offsets in UTF-16 code units, as JavaScript counts); ``papers`` with
 ``id`` and optionally ``title``, ``year``, ``authors``, ``link``, ``abstract``,
@@ -94,6 +94,7 @@ __all__ = [
     "generate_html",
     "json_for_html",
     "mention_spans",
+    "mentioned_in",
     "paper_records",
     "write_html",
 ]
@@ -131,6 +132,7 @@ SELECT ?p ?id ?title ?year ?doi ?url ?abstract WHERE {
 } ORDER BY ?id ?title ?year ?doi ?url
 """
 _AUTHORS = "SELECT ?id ?name WHERE { ?p a kg:Paper ; dcterms:identifier ?id ; dcterms:creator ?name }"
+_MENTIONS = "SELECT ?n ?id WHERE { ?n kg:mentionedIn ?p . ?p dcterms:identifier ?id }"
 
 def json_for_html(value: Any) -> str:
     """JSON text that is safe inside ``<script type="application/json">``.
@@ -244,6 +246,14 @@ def paper_records(kg: KnowledgeGraph) -> dict[str, dict[str, Any]]:
     return records
 
 
+def mentioned_in(kg: KnowledgeGraph) -> dict[str, list[str]]:
+    """``node IRI -> ids of the papers mentioning it`` (``kg:mentionedIn``), sorted."""
+    found: defaultdict[str, list[str]] = defaultdict(list)
+    for row in kg.select(_MENTIONS):
+        found[str(row["n"])].append(str(row["id"]))
+    return {node: sorted(ids) for node, ids in found.items()}
+
+
 def _paper_entry(paper_id: str, record: Mapping[str, Any], node: int | None) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": paper_id}
     if record.get("title"):
@@ -269,7 +279,11 @@ def _edge_items(graph: nx.Graph) -> list[tuple[Any, Any, Mapping[str, Any]]]:
 
 
 def _payload(
-    graph: nx.Graph, papers: Mapping[str, Mapping[str, Any]], seed: int, cap: int
+    graph: nx.Graph,
+    papers: Mapping[str, Mapping[str, Any]],
+    mentions: Mapping[str, Sequence[str]],
+    seed: int,
+    cap: int,
 ) -> dict[str, Any]:
     """The page's data: nodes with positions, edges with their evidence, papers, colours."""
     legend_order = {kind: i for i, kind in enumerate(COLOURS)}
@@ -284,7 +298,8 @@ def _payload(
     paper_of_iri = {str(r.get("iri")): pid for pid, r in papers.items() if r.get("iri")}
     edge_items = _edge_items(graph)
     drawn = {pid for iri, pid in paper_of_iri.items() if iri in graph}
-    cited = sorted({str(p) for _u, _v, attrs in edge_items for p in _as_list(attrs.get("papers"))} | drawn)
+    named = {str(p) for node in graph for p in mentions.get(str(node), ())}
+    cited = sorted({str(p) for _u, _v, attrs in edge_items for p in _as_list(attrs.get("papers"))} | drawn | named)
     paper_index = {pid: i for i, pid in enumerate(cited)}
     paper_node: dict[str, int] = {}
     nodes = []
@@ -306,6 +321,8 @@ def _payload(
         alts = [a for a in _as_list(attrs.get("alt_labels")) if a != label][:MAX_ALT_LABELS]
         if alts:
             item["alt"] = alts
+        if mentions.get(str(node)) and kind != "Paper":
+            item["in"] = [paper_index[str(p)] for p in mentions[str(node)]]
         if kind == "Code" and _http(node):
             item["link"] = str(node)
         pid = paper_of_iri.get(str(node))
@@ -392,6 +409,7 @@ def generate_html(
     graph: nx.Graph,
     *,
     papers: Mapping[str, Mapping[str, Any]] | None = None,
+    mentions: Mapping[str, Sequence[str]] | None = None,
     title: str = "Knowledge graph",
     seed: int = 0,
     omitted: int = 0,
@@ -409,6 +427,9 @@ def generate_html(
     papers
         ``paper id -> metadata`` (:func:`paper_records`): ``iri`` (the paper's
         node), ``title``, ``year``, ``authors``, ``link``, ``abstract``.
+    mentions
+        ``node -> ids of the papers mentioning it`` (:func:`mentioned_in`),
+        listed in an entity's panel.
     title
         The page's title and heading.
     seed
@@ -429,11 +450,11 @@ def generate_html(
     >>> "<b>BERT</b>" in page, "\\\\u003cb\\\\u003eBERT" in page, "2 nodes, 1 edge" in page
     (False, True, True)
     """
-    payload = _payload(graph, papers or {}, seed, cap)
+    payload = _payload(graph, papers or {}, mentions or {}, seed, cap)
     count = f"{_plural(graph.number_of_nodes(), 'node')}, {_plural(graph.number_of_edges(), 'edge')}"
-    linked = linked_nodes(graph)
-    if 0 < len(linked) < graph.number_of_nodes():
-        count += f"; unlinked nodes ({graph.number_of_nodes() - len(linked)}) sit in rows below"
+    unlinked = graph.number_of_nodes() - len(linked_nodes(graph))
+    if unlinked:
+        count += f"; {_plural(unlinked, 'node')} in no fact (entities only mentioned, papers without facts) can be found but are not drawn"
     if omitted:
         count += f"; {_plural(omitted, 'node')} in no fact (entities only mentioned, papers without facts) left out; the RDF files keep them"
     style, vis, script = _asset("explorer.css"), _vis_network(), _asset("explorer.js")
@@ -452,13 +473,10 @@ def generate_html(
 def write_html(kg: KnowledgeGraph, path: str | Path) -> None:
     """Write ``graph.html`` for ``kg`` to ``path`` atomically; see :func:`generate_html`.
 
-    The page draws the nodes that take part in facts; entities that are only
-    mentioned would otherwise fill most of it (their count is shown instead;
-    the RDF exports keep them).
+    Every node is on the page, but only those taking part in facts are drawn;
+    entities that are only mentioned (and papers without facts) would otherwise
+    fill most of the drawing, so they are found by search instead.
     """
-    view = kg.to_networkx()
-    linked = linked_nodes(view)
-    omitted = view.number_of_nodes() - len(linked) if linked else 0
-    page = generate_html(view.subgraph(linked) if omitted else view, papers=paper_records(kg), omitted=omitted)
+    page = generate_html(kg.to_networkx(), papers=paper_records(kg), mentions=mentioned_in(kg))
     with atomic_write(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(page)

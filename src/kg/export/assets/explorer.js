@@ -37,7 +37,7 @@
   /** Lower case, accents, hyphens and punctuation dropped, each word made singular. */
   function normalise(text) {
     var plain = String(text).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
-    var words = plain.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    var words = plain.split(/[^\p{L}\p{N}+#]+/u).filter(Boolean);  // "C++", "C#" and "LoRA+" stay apart
     return words.map(singular).join(" ");
   }
 
@@ -100,8 +100,10 @@
     edges.forEach(function (edge, e) {
       edge.ev.forEach(function (item, k) { paperFacts[item[0]].push([e, k]); });
     });
+    // Each name twice: its words, and the words run together ("GPT-4" is found by "gpt4" too).
     var keys = nodes.map(function (node) {
-      return [normalise(node.label)].concat((node.alt || []).map(normalise));
+      var names = [normalise(node.label)].concat((node.alt || []).map(normalise));
+      return names.map(function (name) { return [name, name.replace(/ /g, "")]; });
     });
     var order = nodes.map(function (_, i) { return i; });
     order.sort(function (a, b) {
@@ -120,14 +122,15 @@
   function search(model, query) {
     var wanted = normalise(query);
     if (!wanted) { return []; }
+    var compact = wanted.replace(/ /g, "");
     var hits = [];
     model.keys.forEach(function (names, i) {
       var best = 4, via = -1;
       for (var k = 0; k < names.length && best > 0; k++) {
-        var name = names[k], rank = 4;
-        if (name === wanted) { rank = k === 0 ? 0 : 1; }
-        else if (name.lastIndexOf(wanted, 0) === 0) { rank = 2; }
-        else if (name.indexOf(wanted) >= 0) { rank = 3; }
+        var name = names[k][0], run = names[k][1], rank = 4;
+        if (name === wanted || run === compact) { rank = k === 0 ? 0 : 1; }
+        else if (name.lastIndexOf(wanted, 0) === 0 || run.lastIndexOf(compact, 0) === 0) { rank = 2; }
+        else if (name.indexOf(wanted) >= 0 || run.indexOf(compact) >= 0) { rank = 3; }
         if (rank < best || (rank === best && via > 0 && k === 0)) { best = rank; via = k; }
       }
       if (best < 4) { hits.push({node: i, rank: best, via: via}); }
@@ -275,7 +278,7 @@
       }
       var shown = new Set(), total = 0;
       model.order.forEach(function (i) {
-        if (!nodeOk[i]) { return; }
+        if (!nodeOk[i] || !model.adjacency[i].length) { return; }  // nodes in no fact: search finds them
         total += 1;
         if (shown.size < state.cap) { shown.add(i); }
       });
@@ -527,6 +530,13 @@
         groups[key].push(factItem(e, outgoing ? edge.to : edge.from));
       });
       names.sort().forEach(function (key) { body.appendChild(section(key, groups[key])); });
+      if (node.in && node.in.length) {
+        body.appendChild(section("Mentioned in", node.in.map(function (p) {
+          var item = el("li", "fact");
+          item.appendChild(paperLine(p));
+          return item;
+        })));
+      }
       body.appendChild(el("p", "iri", node.iri));
       openPanel();
     }
