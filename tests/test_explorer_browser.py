@@ -274,3 +274,17 @@ def test_an_entity_in_no_fact_is_found_and_shows_the_papers_naming_it(seeds):
     mentioned = panel.locator("section.group", has_text="Mentioned in").locator(".paper")
     assert mentioned.count() == 2 and mentioned.first.inner_text().startswith("sha256-")
     assert seeds.shown(drawn)  # drawn once chosen
+
+
+def test_escape_closes_the_panel_and_the_controls_fold_away(seeds):
+    page = seeds.page
+    page.fill("#search", "accuracy")
+    page.press("#search", "Enter")
+    page.locator("#details button.goto").first.focus()
+    page.keyboard.press("Escape")
+    assert page.locator("#details").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "details-toggle"
+    page.click("#controls-toggle")
+    assert page.locator("#search").is_hidden() and page.get_attribute("#controls-toggle", "aria-expanded") == "false"
+    page.click("#controls-toggle")
+    assert page.locator("#search").is_visible()

@@ -166,6 +166,7 @@
     var ui = {
       graph: document.getElementById("graph"),
       controls: document.getElementById("controls"),
+      controlsToggle: document.getElementById("controls-toggle"),
       search: document.getElementById("search"),
       suggestions: document.getElementById("suggestions"),
       matches: document.getElementById("matches"),
@@ -391,7 +392,7 @@
       var cut = xs.length > 50 ? 0.03 : 0;
       var x0 = quantile(xs, cut), x1 = quantile(xs, 1 - cut), y0 = quantile(ys, cut), y1 = quantile(ys, 1 - cut);
       var width = ui.graph.clientWidth, height = ui.graph.clientHeight;
-      var side = width > 700 ? ui.controls.offsetWidth + 20 : 0;
+      var side = width > 700 && !document.body.classList.contains("controls-hidden") ? ui.controls.offsetWidth + 20 : 0;
       var scale = Math.min(maxScale, (width - side - 40) / (x1 - x0 + 80), (height - 40) / (y1 - y0 + 80));
       network.moveTo({position: {x: (x0 + x1) / 2, y: (y0 + y1) / 2}, scale: scale, offset: {x: side / 2, y: 0}, animation: false});
       return scale;
@@ -665,6 +666,16 @@
     });
     ui.detailsToggle.addEventListener("click", function () {
       setPanel(ui.details.hidden);
+    });
+    // Escape in the panel closes it and gives the keyboard back to the toggle.
+    ui.details.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { setPanel(false); ui.detailsToggle.focus(); }
+    });
+    ui.controlsToggle.addEventListener("click", function () {
+      var hide = !document.body.classList.contains("controls-hidden");
+      document.body.classList.toggle("controls-hidden", hide);
+      ui.controlsToggle.setAttribute("aria-expanded", String(!hide));
+      ui.controlsToggle.textContent = hide ? "Show search and filters" : "Hide";
     });
 
     // A handle for tests and benchmarks (benchmarks/page.py reads the time to first draw).
