@@ -405,7 +405,8 @@
       var linked = [];
       visible.nodes.forEach(function (i) { if (model.adjacency[i].length) { linked.push(i); } });
       baseScale = frame(linked.length ? linked : Array.from(visible.nodes), 1.5);
-      network.setOptions({nodes: {scaling: {min: 3 / baseScale, max: 15 / baseScale,
+      // Node sizes stay below half an edge length (60 units), or neighbours would overlap.
+      network.setOptions({nodes: {scaling: {min: Math.min(3 / baseScale, 10), max: Math.min(15 / baseScale, 28),
         label: {enabled: true, min: 4 / baseScale, max: 20 / baseScale, drawThreshold: 6, maxVisible: 24}}}});
     }
 
