@@ -57,3 +57,18 @@ def test_isolated_nodes_sit_in_rows_below_in_key_order():
 def test_tiny_graphs(graph):
     pos = force_layout(graph)
     assert set(pos) == set(graph) and len(set(pos.values())) == len(pos)
+
+
+def test_groups_pull_their_members_together():
+    # Cliques with a third of their edges rewired at random: the groups are blurred in the edges.
+    graph = nx.relaxed_caveman_graph(6, 8, 0.35, seed=1)
+    groups = {node: node // 8 for node in graph}
+    plain, grouped = force_layout(graph), force_layout(graph, groups=groups)
+
+    def spread(pos):
+        same = [distance(pos[u], pos[v]) for u in graph for v in graph if u < v and groups[u] == groups[v]]
+        other = [distance(pos[u], pos[v]) for u in graph for v in graph if groups[u] != groups[v]]
+        return sum(same) / len(same) / (sum(other) / len(other))
+
+    assert spread(grouped) < 0.9 * spread(plain)  # 0.35 against 0.41 here
+    assert set(grouped) == set(graph)  # the hubs are not in the result

@@ -81,7 +81,7 @@ def test_html_never_holds_generated_text_raw_and_shows_it_exactly(label, alt, ev
     graph = nx.MultiDiGraph()
     graph.add_node("a", type=kind, label=SENTINEL + label + SENTINEL, alt_labels=[SENTINEL + alt + SENTINEL], support=2)
     graph.add_node("b", type="Task", label="b")
-    graph.add_edge("a", "b", key="uses", relation="uses", evidence=[SENTINEL + evidence + SENTINEL], support=1)
+    graph.add_edge("a", "b", key="uses", relation="uses", papers=["p"], evidence=[SENTINEL + evidence + SENTINEL], support=1)
     page = generate_html(graph)
     for text in (label, alt, evidence):
         if UNSAFE.search(text):
@@ -92,11 +92,12 @@ def test_html_never_holds_generated_text_raw_and_shows_it_exactly(label, alt, ev
     data = re.search(r'<script type="application/json" id="kg-data">(.*?)</script>', page, flags=re.S).group(1)
     assert not re.search(r"[<>&']", data)
     decoded = json.loads(data)
-    node = next(n for n in decoded["nodes"] if n["tip"][0][1].startswith(SENTINEL))
-    assert node["tip"][0] == ["h", SENTINEL + label + SENTINEL]
-    tips = [text for item in decoded["nodes"] + decoded["edges"] for _, text in item["tip"]]
-    assert any(SENTINEL + evidence in text for text in tips) or len(SENTINEL + evidence) > 300
-    assert node["tip"][1] == ["m", f"{kind or 'Other'} · 2 papers"]
+    node = next(n for n in decoded["nodes"] if n["label"].startswith(SENTINEL))
+    assert node["label"] == SENTINEL + label + SENTINEL
+    assert node.get("alt", []) == ([] if alt == label else [SENTINEL + alt + SENTINEL]) and node["support"] == 2  # a name equal to the label is not repeated
+    sentences = [sentence for edge in decoded["edges"] for _, sentence, _ in edge["ev"]]
+    assert any(SENTINEL + evidence in text for text in sentences) or len(SENTINEL + evidence) > 600
+    assert node.get("kind", node["type"]) == (kind or "Other")
 
 
 JSONABLE = st.recursive(

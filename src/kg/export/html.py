@@ -1,66 +1,102 @@
-"""``graph.html``: an interactive page of the graph that works offline.
+"""``graph.html``: an explorer of the graph in one offline file.
 
 The page is one self-contained file: vis-network's JavaScript is read at run
 time from the installed ``pyvis`` package (never copied into this repository)
-and inlined, the layout is computed here (:func:`kg.export.layout.force_layout`,
-fixed seed) and physics is off, so a browser draws thousands of nodes at once
-and the same graph always gives a byte-identical page. Nodes are coloured by
-type (with a legend) and sized by the number of papers that mention them;
-hovering shows a node's label, type and other names, or an edge's relation and
-a few evidence sentences. A search box finds a node by name.
+and inlined with our own script and styles (``kg/export/assets/``); the layout
+is computed here (:func:`kg.export.layout.force_layout`, community-aware,
+fixed seed) and physics is off, so the same graph always gives a
+byte-identical page. What a reader can do with it:
+
+- **Find** a node by any of its names, with suggestions ranked exact label >
+  exact other name > prefix > substring, then by support (case, accents,
+  hyphens and plurals ignored); choosing one focuses its neighbourhood.
+- **Read** a node's details in a side panel (click, or Enter in the search):
+  its names, type and support; an entity's facts grouped by relation with the
+  supporting papers and the evidence sentences (both mentions highlighted); a
+  paper's title, authors, year, link, abstract and facts. Clicking an edge
+  shows that fact. All of it is plain selectable text with working links.
+- **Filter** by type (the legend), relation, minimum support, minimum
+  confidence and year; focus on a node's neighbours within one or two hops
+  (the rest is dimmed); reset.
+- **Scale**: only the :data:`DEFAULT_CAP` most supported nodes that take part
+  in a fact and pass the filters are drawn at first ("Show more" adds as many again, a chosen node
+  and its neighbours are always drawn), and labels are sized by support so the
+  largest stay readable when zoomed out. ``benchmarks/page.py`` measures it.
 
 We do not use pyvis's own template: it loads Bootstrap from a CDN even with
-``cdn_resources="in_line"``, is rendered without autoescaping (its heading and
-node menu go into the HTML raw), sets some tooltips with ``innerHTML``, and
-has vis-network run physics in the browser.
+``cdn_resources="in_line"``, is rendered without autoescaping and has
+vis-network run physics in the browser. We use vis-network rather than a WebGL
+renderer because no installed package ships one as a standalone file:
+ipysigma bundles sigma.js and graphology only inside Jupyter widget bundles.
+
+Data
+----
+One ``<script type="application/json" id="kg-data">`` block: ``nodes`` (list;
+the index is the id) with ``label``, ``type``, ``support``, ``x``, ``y``,
+``iri`` and optionally ``alt`` (other names), ``paper`` (index into
+``papers``), ``in`` (indexes of the papers mentioning it), ``link``; ``edges`` with ``from``, ``to``, ``rel``, ``support``,
+``conf`` and ``ev``, a list of ``[paper index, sentence, [[start, end], ...]]``
+(mention offsets in UTF-16 code units, as JavaScript counts); ``papers`` with
+``id`` and optionally ``title``, ``year``, ``authors``, ``link``, ``abstract``,
+``node``; ``types``, ``relations``, ``colours`` and ``cap``. The script reads
+it through a *source* object, so a served page can fetch the same shapes.
 
 Limits and dangers
 ------------------
-- **Escaping.** All text from the graph (labels, titles, evidence sentences)
-  travels only inside one ``<script type="application/json">`` block, with
-  ``<``, ``>``, ``&``, ``'`` and (inside strings) ``"`` written as ``\\u`` escapes,
-  and it is put on screen only as DOM text (``textContent``, vis-network's
-  ``innerText``), never parsed as HTML. A label such as
-  ``<script>alert(1)</script>`` is shown, not run.
-- **No network.** The page references no remote resource (no ``src``/``href``
-  to another site, no ``@import``, no ``url(http...)``). URLs in the data, such
-  as a ``hasCode`` link, are shown as text and are not clickable.
-- **Size.** About 0.47 MB of vis-network plus roughly 0.2 KB per node and
-  edge (1.45 MB for 2,000 nodes and 3,000 edges with one sentence each);
-  tooltips hold at most :data:`MAX_EVIDENCE` evidence sentences per edge, each
-  cut at :data:`MAX_TEXT` characters, and :data:`MAX_ALT_LABELS` other names.
-- **Scale.** Drawing without physics stays interactive to a few thousand nodes;
-  far larger graphs should be filtered before export.
+- **Escaping.** All text from the graph travels only inside the JSON block,
+  with ``<``, ``>``, ``&``, ``'`` and (inside strings) ``"`` written as ``\\u``
+  escapes, and it is put on screen only as DOM text (``textContent``), never
+  parsed as HTML. A Content-Security-Policy (:func:`content_security_policy`)
+  allows only the page's own inline script and style elements, by hash: no
+  remote load, no inline event handler, no injected script can run.
+- **Links.** Only ``http(s)`` URLs become links (a paper's URL, else its DOI
+  at doi.org; a ``hasCode`` URL); they open in a new tab, and nothing is
+  fetched until the reader clicks one.
+- **Size.** About 0.47 MB of vis-network plus roughly 0.3 KB per node and
+  edge; each edge keeps at most :data:`MAX_EVIDENCE` sentences of
+  :data:`MAX_TEXT` characters, each node :data:`MAX_ALT_LABELS` other names,
+  each paper :data:`MAX_ABSTRACT` characters of abstract. A 100,000-node graph
+  makes a page of about 47 MB (synthetic, 150,000 edges): it opens and searches
+  within seconds (``benchmarks/page.py``), but a served explorer would suit it better.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import importlib.util
 import json
-import math
 import re
-from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
+from string import Template
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from kg.export.atomic import atomic_write
-from kg.export.layout import force_layout, linked_nodes
+from kg.export.layout import communities, force_layout, linked_nodes
 
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph
 
 __all__ = [
     "COLOURS",
+    "DEFAULT_CAP",
+    "MAX_ABSTRACT",
     "MAX_ALT_LABELS",
     "MAX_EVIDENCE",
     "MAX_TEXT",
+    "content_security_policy",
     "generate_html",
     "json_for_html",
+    "mention_spans",
+    "mentioned_in",
+    "paper_records",
     "write_html",
 ]
 
@@ -74,84 +110,30 @@ COLOURS: dict[str, str] = {
     "Code": "#56b4e9",
     "Other": "#d55e00",
 }
-#: Evidence sentences shown per edge, other names shown per node, characters per text.
-MAX_EVIDENCE = 3
-MAX_ALT_LABELS = 8
-MAX_TEXT = 300
-#: Characters of a label drawn on the canvas (the tooltip has it whole).
-MAX_LABEL = 40
+#: Evidence sentences kept per edge, other names per node, characters per sentence and abstract.
+MAX_EVIDENCE = 25
+MAX_ALT_LABELS = 12
+MAX_TEXT = 600
+MAX_ABSTRACT = 4000
+#: Nodes drawn when the page opens (the most supported that pass the filters).
+DEFAULT_CAP = 1500
 VIS_VERSION = "9.1.2"
 
 # Characters that must never appear raw in the page's data block.
 _UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"}
 # A JSON escape pair: `\\` must be consumed whole so that `\\"` is not read as `\"`.
 _ESCAPE_PAIR = re.compile(r"\\.|[<>&']")
+_HTTP = re.compile(r"^https?://[^\s]+$", re.IGNORECASE)
 
-_CSS = """
-html,body{margin:0;height:100%;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222}
-#graph{position:absolute;inset:0;background:#fff}
-#panel{position:absolute;top:12px;left:12px;background:rgba(255,255,255,.92);border:1px solid #ccc;
-border-radius:6px;padding:8px 12px;max-width:300px;z-index:10}
-#panel h1{font-size:15px;margin:0 0 4px}
-#panel p{margin:2px 0 6px;color:#555;font-size:12px}
-#legend{list-style:none;margin:0;padding:0}
-#legend li{margin:2px 0;white-space:nowrap}
-.swatch{display:inline-block;width:12px;height:12px;border-radius:50%;margin-right:6px;vertical-align:-1px}
-#search{width:100%;box-sizing:border-box;margin-top:6px;padding:3px 6px;font:inherit}
-div.vis-tooltip{position:absolute;visibility:hidden;z-index:5;pointer-events:none;background:#fffef6;
-border:1px solid #999;border-radius:4px;box-shadow:2px 2px 8px rgba(0,0,0,.2);padding:6px 8px;
-max-width:440px;white-space:normal;font-size:13px}
-.tip-h{font-weight:600}
-.tip-m{color:#555}
-.tip-e{margin-top:4px;font-style:italic}
-.tip-i{color:#888;font-size:11px;word-break:break-all}
+_PAPERS = """
+SELECT ?p ?id ?title ?year ?doi ?url ?abstract WHERE {
+  ?p a kg:Paper ; dcterms:identifier ?id .
+  OPTIONAL { ?p dcterms:title ?title } OPTIONAL { ?p dcterms:date ?year } OPTIONAL { ?p kg:doi ?doi }
+  OPTIONAL { ?p schema:url ?url } OPTIONAL { ?p dcterms:abstract ?abstract }
+} ORDER BY ?id ?title ?year ?doi ?url
 """
-
-_SCRIPT = """
-(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("kg-data").textContent);
-  function tooltip(lines) {
-    var box = document.createElement("div");
-    lines.forEach(function (line) {
-      var row = document.createElement("div");
-      row.className = "tip-" + line[0];
-      row.textContent = line[1];
-      box.appendChild(row);
-    });
-    return box;
-  }
-  var nodes = new vis.DataSet(data.nodes.map(function (n) {
-    return {id: n.id, label: n.label, x: n.x, y: n.y, size: n.size,
-            color: data.colours[n.type], font: {size: n.font}, title: tooltip(n.tip)};
-  }));
-  var edges = new vis.DataSet(data.edges.map(function (e) {
-    var edge = {id: e.id, from: e.from, to: e.to, width: e.width, title: tooltip(e.tip)};
-    edge.smooth = e.bend ? {enabled: true, type: "curvedCW", roundness: e.bend} : false;
-    return edge;
-  }));
-  var network = new vis.Network(document.getElementById("graph"), {nodes: nodes, edges: edges}, {
-    physics: false,
-    layout: {improvedLayout: false},
-    interaction: {hover: true, tooltipDelay: 120, hideEdgesOnDrag: true},
-    nodes: {shape: "dot", borderWidth: 1, font: {color: "#222", strokeWidth: 3, strokeColor: "#fff"}},
-    edges: {arrows: {to: {enabled: true, scaleFactor: 0.4}}, color: {color: "#b8bec4", highlight: "#333", hover: "#555"}}
-  });
-  var labels = data.nodes.map(function (n) { return n.tip[0][1].toLowerCase(); });
-  document.getElementById("search").addEventListener("keydown", function (event) {
-    if (event.key !== "Enter") { return; }
-    var wanted = event.target.value.trim().toLowerCase();
-    var found = wanted ? labels.indexOf(wanted) : -1;
-    if (found < 0 && wanted) { found = labels.findIndex(function (l) { return l.indexOf(wanted) >= 0; }); }
-    if (found >= 0) {
-      var id = data.nodes[found].id;
-      network.selectNodes([id]);
-      network.focus(id, {scale: 1.2, animation: false});
-    }
-  });
-})();
-"""
-
+_AUTHORS = "SELECT ?id ?name WHERE { ?p a kg:Paper ; dcterms:identifier ?id ; dcterms:creator ?name }"
+_MENTIONS = "SELECT ?n ?id WHERE { ?n kg:mentionedIn ?p . ?p dcterms:identifier ?id }"
 
 def json_for_html(value: Any) -> str:
     """JSON text that is safe inside ``<script type="application/json">``.
@@ -196,7 +178,7 @@ def _cut(text: str, limit: int = MAX_TEXT) -> str:
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
 def _as_list(value: Any) -> list[str]:
@@ -207,107 +189,233 @@ def _as_list(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
-def _node_tip(node: Any, attrs: Mapping[str, Any], kind: str) -> list[list[str]]:
-    label = str(attrs.get("label", node))
-    lines = [["h", label], ["m", f"{kind} · {_plural(int(attrs.get('support', 1)), 'paper')}"]]
-    for field in ("title", "identifier"):
-        if attrs.get(field) and str(attrs[field]) != label:
-            lines.append(["m", _cut(f"{field}: {attrs[field]}")])
-    alts = _as_list(attrs.get("alt_labels"))
-    if alts:
-        shown = ", ".join(alts[:MAX_ALT_LABELS])
-        more = f" (+{len(alts) - MAX_ALT_LABELS} more)" if len(alts) > MAX_ALT_LABELS else ""
-        lines.append(["m", _cut(f"also: {shown}") + more])
-    if str(node) != label:
-        lines.append(["i", str(node)])
-    return lines
+def _http(url: Any) -> str | None:
+    """``url`` when it is an http(s) URL (the only links the page makes), else None."""
+    return str(url) if url and _HTTP.match(str(url)) else None
 
 
-def _edge_tip(source: str, target: str, attrs: Mapping[str, Any]) -> list[list[str]]:
-    relation = str(attrs.get("relation", ""))
-    papers = _as_list(attrs.get("papers"))
-    support = int(attrs.get("support", len(papers) or 1))
-    summary = _plural(support, "paper")
-    if attrs.get("confidence") is not None:
-        summary += f" · confidence {float(attrs['confidence']):.2f}"
-    lines = [["h", f"{source} {relation} {target}"], ["m", summary]]
-    evidence = _as_list(attrs.get("evidence"))
-    lines += [["e", _cut(sentence)] for sentence in evidence[:MAX_EVIDENCE]]
-    if len(evidence) > MAX_EVIDENCE:
-        lines.append(["m", f"(+{len(evidence) - MAX_EVIDENCE} more sentences)"])
-    return lines
+def _utf16(text: str, index: int) -> int:
+    """The offset in UTF-16 code units (what JavaScript counts) of ``text[index]``."""
+    return len(text[:index].encode("utf-16-le")) // 2
 
 
-def _payload(graph: nx.Graph, seed: int) -> tuple[dict[str, Any], Counter[str]]:
-    """The page's data: nodes with positions and tooltips, edges, colours."""
+def mention_spans(sentence: str, *names: Sequence[str]) -> list[list[int]]:
+    """Where each list of ``names`` is first mentioned in ``sentence``, as JavaScript offsets.
+
+    For each list (a node's label and other names), the longest name found as
+    a whole word, ignoring case, gives one ``[start, end)``; lists with no name
+    in the sentence give nothing, and a span overlapping an earlier one is dropped.
+
+    >>> mention_spans("We apply LoRA to question answering.", ["Low-Rank Adaptation", "LoRA"], ["QA", "question answering"])
+    [[9, 13], [17, 35]]
+    >>> mention_spans("Nothing here.", ["BERT"])
+    []
+    """
+    spans: list[list[int]] = []
+    for forms in names:
+        for form in sorted({f for f in forms if len(f.strip()) >= 2}, key=lambda f: (-len(f), f)):
+            match = re.search(rf"(?<!\w){re.escape(form)}(?!\w)", sentence, flags=re.IGNORECASE)
+            if match and not any(match.start() < end and start < match.end() for start, end in spans):
+                spans.append([match.start(), match.end()])
+                break
+    return [[_utf16(sentence, a), _utf16(sentence, b)] for a, b in spans]
+
+
+def paper_records(kg: KnowledgeGraph) -> dict[str, dict[str, Any]]:
+    """``paper id -> {iri, title, year, authors, link, doi, abstract}`` from the graph's metadata.
+
+    ``link`` is the paper's URL, else its DOI as a ``https://doi.org/`` link;
+    authors are in alphabetical order (RDF keeps no order for them).
+    """
+    records: dict[str, dict[str, Any]] = {}
+    for row in kg.select(_PAPERS):
+        record = records.setdefault(str(row["id"]), {"iri": row["p"], "authors": []})
+        for field in ("title", "abstract", "doi", "url"):
+            if row.get(field) is not None and field not in record:
+                record[field] = str(row[field])
+        if row.get("year") is not None and "year" not in record:
+            year = re.match(r"\d{4}", str(row["year"]))
+            if year:
+                record["year"] = int(year.group(0))
+    for row in kg.select(_AUTHORS):
+        if str(row["id"]) in records:
+            records[str(row["id"])]["authors"].append(str(row["name"]))
+    for record in records.values():
+        record["authors"].sort()
+        doi = record.pop("doi", None)
+        record["link"] = _http(record.pop("url", None)) or (f"https://doi.org/{doi}" if doi else None)
+    return records
+
+
+def mentioned_in(kg: KnowledgeGraph) -> dict[str, list[str]]:
+    """``node IRI -> ids of the papers mentioning it`` (``kg:mentionedIn``), sorted."""
+    found: defaultdict[str, list[str]] = defaultdict(list)
+    for row in kg.select(_MENTIONS):
+        found[str(row["n"])].append(str(row["id"]))
+    return {node: sorted(ids) for node, ids in found.items()}
+
+
+def _paper_entry(paper_id: str, record: Mapping[str, Any], node: int | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": paper_id}
+    if record.get("title"):
+        entry["title"] = str(record["title"])
+    if record.get("year"):
+        entry["year"] = int(record["year"])
+    if record.get("authors"):
+        entry["authors"] = [str(a) for a in record["authors"]]
+    if _http(record.get("link")):
+        entry["link"] = record["link"]
+    if record.get("abstract"):
+        entry["abstract"] = _cut(str(record["abstract"]), MAX_ABSTRACT)
+    if node is not None:
+        entry["node"] = node
+    return entry
+
+
+def _edge_items(graph: nx.Graph) -> list[tuple[Any, Any, Mapping[str, Any]]]:
+    if graph.is_multigraph():
+        items = sorted(graph.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2])))
+        return [(u, v, d) for u, v, _k, d in items]
+    return sorted(graph.edges(data=True), key=lambda e: (str(e[0]), str(e[1])))
+
+
+def _payload(
+    graph: nx.Graph,
+    papers: Mapping[str, Mapping[str, Any]],
+    mentions: Mapping[str, Sequence[str]],
+    seed: int,
+    cap: int,
+) -> dict[str, Any]:
+    """The page's data: nodes with positions, edges with their evidence, papers, colours."""
     legend_order = {kind: i for i, kind in enumerate(COLOURS)}
 
     def by_type_and_label(node: Any) -> tuple[int, str, str]:
         attrs = graph.nodes[node]
         return (legend_order.get(str(attrs.get("type")), len(COLOURS)), str(attrs.get("label", "")), str(node))
 
-    positions = force_layout(graph, seed=seed, isolated_key=by_type_and_label)
+    positions = force_layout(graph, seed=seed, isolated_key=by_type_and_label, groups=communities(graph, seed=seed))
     order = sorted(graph.nodes, key=str)
     ids = {node: i for i, node in enumerate(order)}
-    kinds: Counter[str] = Counter()
+    paper_of_iri = {str(r.get("iri")): pid for pid, r in papers.items() if r.get("iri")}
+    edge_items = _edge_items(graph)
+    drawn = {pid for iri, pid in paper_of_iri.items() if iri in graph}
+    named = {str(p) for node in graph for p in mentions.get(str(node), ())}
+    cited = sorted({str(p) for _u, _v, attrs in edge_items for p in _as_list(attrs.get("papers"))} | drawn | named)
+    paper_index = {pid: i for i, pid in enumerate(cited)}
+    paper_node: dict[str, int] = {}
     nodes = []
     for node in order:
         attrs = graph.nodes[node]
         kind = str(attrs.get("type") or "Other")
-        colour_key = kind if kind in COLOURS else "Other"
-        kinds[colour_key] += 1
-        support = max(1, int(attrs.get("support", 1)))
-        x, y = positions[node]
         label = str(attrs.get("label", node))
-        nodes.append(
-            {
-                "id": ids[node],
-                "label": _cut(label, MAX_LABEL),
-                "x": x,
-                "y": y,
-                "size": round(min(40.0, 6 + 4 * math.sqrt(support)), 1),
-                "font": round(min(60.0, 12 + 6 * math.sqrt(support - 1)), 1),
-                "type": colour_key,
-                "tip": _node_tip(node, attrs, kind),
-            }
-        )
-    edge_items = (
-        sorted(graph.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2])))
-        if graph.is_multigraph()
-        else sorted(((u, v, None, d) for u, v, d in graph.edges(data=True)), key=lambda e: (str(e[0]), str(e[1])))
-    )
+        x, y = positions[node]
+        item: dict[str, Any] = {
+            "label": label,
+            "type": kind if kind in COLOURS else "Other",
+            "support": max(1, int(attrs.get("support", 1))),
+            "x": x,
+            "y": y,
+            "iri": str(node),
+        }
+        if kind != item["type"]:
+            item["kind"] = kind
+        alts = [a for a in _as_list(attrs.get("alt_labels")) if a != label][:MAX_ALT_LABELS]
+        if alts:
+            item["alt"] = alts
+        if mentions.get(str(node)) and kind != "Paper":
+            item["in"] = [paper_index[str(p)] for p in mentions[str(node)]]
+        if kind == "Code" and _http(node):
+            item["link"] = str(node)
+        pid = paper_of_iri.get(str(node))
+        if pid is not None:
+            item["paper"] = paper_index[pid]
+            paper_node[pid] = ids[node]
+        nodes.append(item)
     parallel: defaultdict[frozenset[int], int] = defaultdict(int)
     edges = []
-    for source, target, _key, attrs in edge_items:
+    for source, target, attrs in edge_items:
         pair = frozenset((ids[source], ids[target]))
         rank = parallel[pair]  # parallel or opposite edges of one pair bend apart
         parallel[pair] += 1
-        support = max(1, int(attrs.get("support", 1)))
-        edges.append(
-            {
-                "id": len(edges),
-                "from": ids[source],
-                "to": ids[target],
-                "width": round(1 + math.log2(support), 2),
-                "bend": round(0.15 * rank, 2),
-                "tip": _edge_tip(
-                    str(graph.nodes[source].get("label", source)), str(graph.nodes[target].get("label", target)), attrs
-                ),
-            }
-        )
-    return {"nodes": nodes, "edges": edges, "colours": COLOURS}, kinds
+        ends = [_names(graph.nodes[source]), _names(graph.nodes[target])]
+        cited_by = _as_list(attrs.get("papers"))
+        evidence = _as_list(attrs.get("evidence"))
+        sources = []
+        for k, pid in enumerate(cited_by[:MAX_EVIDENCE]):
+            sentence = _cut(evidence[k]) if k < len(evidence) else ""
+            sources.append([paper_index[pid], sentence, mention_spans(sentence, *ends) if sentence else []])
+        edge: dict[str, Any] = {
+            "from": ids[source],
+            "to": ids[target],
+            "rel": str(attrs.get("relation", "")),
+            "support": max(1, int(attrs.get("support", len(set(cited_by)) or 1))),
+            "conf": round(float(attrs["confidence"]), 4) if attrs.get("confidence") is not None else 1.0,
+            "ev": sources,
+        }
+        if rank:
+            edge["bend"] = round(0.15 * rank, 2)
+        edges.append(edge)
+    present = {node["type"] for node in nodes}
+    return {
+        "colours": COLOURS,
+        "types": [kind for kind in COLOURS if kind in present],
+        "relations": sorted({edge["rel"] for edge in edges}),
+        "cap": cap,
+        "nodes": nodes,
+        "edges": edges,
+        "papers": [_paper_entry(pid, papers.get(pid, {}), paper_node.get(pid)) for pid in cited],
+    }
 
 
-def _legend(kinds: Counter[str]) -> str:
-    rows = [
-        f'<li><span class="swatch" style="background:{COLOURS[kind]}"></span>{html.escape(kind)} ({count})</li>'
-        for kind, count in ((k, kinds[k]) for k in COLOURS)
-        if count
-    ]
-    return '<ul id="legend">' + "".join(rows) + "</ul>"
+def _names(attrs: Mapping[str, Any]) -> list[str]:
+    """The names a node may be mentioned by: its label and other names (a paper: none)."""
+    if attrs.get("type") == "Paper":
+        return []
+    return [str(attrs.get("label", ""))] + _as_list(attrs.get("alt_labels"))
 
 
-def generate_html(graph: nx.Graph, *, title: str = "Knowledge graph", seed: int = 0, omitted: int = 0) -> str:
+@lru_cache(maxsize=4)
+def _asset(name: str) -> str:
+    return resources.files("kg.export").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _hash(text: str) -> str:
+    """A CSP source expression allowing exactly the inline element whose text is ``text``."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def content_security_policy(scripts: Sequence[str], styles: Sequence[str]) -> str:
+    """The page's policy: nothing from anywhere; only our own inline scripts and styles, by hash.
+
+    Hashes rather than ``'unsafe-inline'`` mean an injected ``<script>`` or an
+    inline event handler (``onerror=...``) would not run even if escaping failed.
+
+    >>> policy = content_security_policy(["1"], [])
+    >>> policy.startswith("default-src 'none'; script-src 'sha256-"), "unsafe-inline" in policy
+    (True, False)
+    """
+    return "; ".join(
+        [
+            "default-src 'none'",
+            "script-src " + " ".join(_hash(s) for s in scripts),
+            "style-src " + (" ".join(_hash(s) for s in styles) or "'none'"),
+            "img-src data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
+
+
+def generate_html(
+    graph: nx.Graph,
+    *,
+    papers: Mapping[str, Mapping[str, Any]] | None = None,
+    mentions: Mapping[str, Sequence[str]] | None = None,
+    title: str = "Knowledge graph",
+    seed: int = 0,
+    omitted: int = 0,
+    cap: int = DEFAULT_CAP,
+) -> str:
     """The whole ``graph.html`` page for a NetworkX graph, as text.
 
     Parameters
@@ -315,12 +423,22 @@ def generate_html(graph: nx.Graph, *, title: str = "Knowledge graph", seed: int 
     graph
         The graph's NetworkX view (``KnowledgeGraph.to_networkx()``): node
         attributes ``type``, ``label``, ``alt_labels``, ``support``; edge
-        attributes ``relation``, ``support``, ``evidence``, ``confidence``.
-        Missing attributes are tolerated.
+        attributes ``relation``, ``support``, ``papers`` (ids), ``evidence``
+        (one sentence per paper), ``confidence``. Missing attributes are tolerated.
+    papers
+        ``paper id -> metadata`` (:func:`paper_records`): ``iri`` (the paper's
+        node), ``title``, ``year``, ``authors``, ``link``, ``abstract``.
+    mentions
+        ``node -> ids of the papers mentioning it`` (:func:`mentioned_in`),
+        listed in an entity's panel.
     title
         The page's title and heading.
     seed
         Seed of the layout; the same graph and seed give the same bytes.
+    omitted
+        How many nodes the caller left out (said on the page).
+    cap
+        Nodes drawn at first, the most supported; "Show more" adds as many again.
 
     Examples
     --------
@@ -328,46 +446,38 @@ def generate_html(graph: nx.Graph, *, title: str = "Knowledge graph", seed: int 
     >>> g = nx.MultiDiGraph()
     >>> g.add_node("m", type="Method", label="<b>BERT</b>", support=2)
     >>> g.add_node("t", type="Task", label="QA")
-    >>> _ = g.add_edge("m", "t", key="addresses", relation="addresses", evidence=["We use BERT for QA."])
+    >>> _ = g.add_edge("m", "t", key="addresses", relation="addresses", papers=["p1"], evidence=["We use BERT for QA."])
     >>> page = generate_html(g)
-    >>> "<b>BERT</b>" in page, "\\\\u003cb\\\\u003eBERT" in page, "Method (1)" in page
+    >>> "<b>BERT</b>" in page, "\\\\u003cb\\\\u003eBERT" in page, "2 nodes, 1 edge" in page
     (False, True, True)
     """
-    payload, kinds = _payload(graph, seed)
+    payload = _payload(graph, papers or {}, mentions or {}, seed, cap)
     count = f"{_plural(graph.number_of_nodes(), 'node')}, {_plural(graph.number_of_edges(), 'edge')}"
-    linked = linked_nodes(graph)
-    if 0 < len(linked) < graph.number_of_nodes():
-        count += f"; unlinked nodes ({graph.number_of_nodes() - len(linked)}) sit in rows below"
+    unlinked = graph.number_of_nodes() - len(linked_nodes(graph))
+    if unlinked:
+        count += f"; {_plural(unlinked, 'node')} in no fact (entities only mentioned, papers without facts) can be found but are not drawn"
     if omitted:
         count += f"; {_plural(omitted, 'node')} in no fact (entities only mentioned, papers without facts) left out; the RDF files keep them"
-    heading = html.escape(title)
-    return "".join(
-        [
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-            f"<title>{heading}</title>\n<style>{_CSS}</style>\n",
-            f"<script>{_vis_network()}</script>\n</head>\n<body>\n",
-            '<div id="graph"></div>\n<div id="panel">',
-            f"<h1>{heading}</h1><p>{count}. Hover for details, scroll to zoom, drag to pan.</p>",
-            _legend(kinds),
-            '<input id="search" type="search" placeholder="Find a node, then Enter" aria-label="Find a node">',
-            "</div>\n",
-            f'<script type="application/json" id="kg-data">{json_for_html(payload)}</script>\n',
-            f"<script>{_SCRIPT}</script>\n</body>\n</html>\n",
-        ]
+    style, vis, script = _asset("explorer.css"), _vis_network(), _asset("explorer.js")
+    page = Template(_asset("explorer.html")).substitute(
+        csp=content_security_policy([vis, script], [style]),
+        title=html.escape(title),
+        summary=html.escape(count + ". Scroll to zoom, drag to pan, click for details."),
+        style=style,
+        vis=vis,
+        data=json_for_html(payload),
+        script=script,
     )
+    return page
 
 
 def write_html(kg: KnowledgeGraph, path: str | Path) -> None:
     """Write ``graph.html`` for ``kg`` to ``path`` atomically; see :func:`generate_html`.
 
-    The page draws the nodes that take part in facts; entities that are only
-    mentioned would otherwise fill most of it (their count is shown instead;
-    the RDF exports keep them).
+    Every node is on the page, but only those taking part in facts are drawn;
+    entities that are only mentioned (and papers without facts) would otherwise
+    fill most of the drawing, so they are found by search instead.
     """
-    view = kg.to_networkx()
-    linked = linked_nodes(view)
-    omitted = view.number_of_nodes() - len(linked) if linked else 0
-    page = generate_html(view.subgraph(linked) if omitted else view, omitted=omitted)
+    page = generate_html(kg.to_networkx(), papers=paper_records(kg), mentions=mentioned_in(kg))
     with atomic_write(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(page)
