@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from kg import vocab
 from kg.export.atomic import atomic_write
 from kg.export.layout import communities, force_layout, linked_nodes
 
@@ -100,16 +101,8 @@ __all__ = [
     "write_html",
 ]
 
-#: Node colours by type (Okabe-Ito, safe for colour-blind readers); the last is for anything else.
-COLOURS: dict[str, str] = {
-    "Paper": "#9a9a9a",
-    "Method": "#0072b2",
-    "Task": "#e69f00",
-    "Dataset": "#009e73",
-    "Metric": "#cc79a7",
-    "Code": "#56b4e9",
-    "Other": "#d55e00",
-}
+#: Node colours by type, in legend order (from the vocabulary table); the last is for anything else.
+COLOURS: dict[str, str] = vocab.COLOURS
 #: Evidence sentences kept per edge, other names per node, characters per sentence and abstract.
 MAX_EVIDENCE = 25
 MAX_ALT_LABELS = 12
