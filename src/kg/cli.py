@@ -96,13 +96,16 @@ def build(
     min_confidence: Annotated[Optional[float], typer.Option("--min-confidence", min=0.0, max=1.0, help="Drop facts scored below this.")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail if any input document is rejected.")] = False,
     model: Annotated[Optional[str], typer.Option("--model", help="Trained SciERC model: default, minilm (needs the transformer extra) or a model folder.")] = None,
+    engine: Annotated[str, typer.Option("--engine", help="Where extraction runs: local (processes here) or dask (needs the dask extra).")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running Dask scheduler (default: a local cluster of --workers processes).")] = None,
+    partitions: Annotated[Optional[int], typer.Option("--partitions", min=1, help="Number of Dask partitions (default: about 200 papers each).")] = None,
 ) -> None:
     """Build (or --update) a knowledge graph from abstracts and write every export."""
     from kg.pipeline import build as run_build
 
     bar, update_progress = _progress_bar()
     with bar:
-        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn)
+        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn, engine=engine, scheduler=scheduler, partitions=partitions, on_message=_note)
     for rejection in report.rejections:
         where = "" if rejection.source in rejection.reason else f"{rejection.source}: "
         err.print(f"kg: rejected: {where}{rejection.reason}", markup=False, highlight=False)
@@ -125,6 +128,11 @@ def remove(
 
 def _warn(message: str) -> None:
     err.print(f"kg: warning: {message}", markup=False, highlight=False)
+
+
+def _note(message: str) -> None:
+    if not _STATE["quiet"]:
+        err.print(f"kg: {message}", markup=False, highlight=False)
 
 
 # ------------------------------------------------------------------------------------ query

