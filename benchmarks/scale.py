@@ -71,9 +71,10 @@ result = {{"papers": count, "workers": peaks}}
 SETUP_RESOLVE = """
 import json, zlib
 from dataclasses import replace
+from pathlib import Path
 from kg import cache
 from kg.resolve import resolve
-seed_out = {seeds!r}
+seed_out = Path({seeds!r})
 loaded = [cache.load_extraction(seed_out, key) for key in cache.read_manifest(seed_out)["cache_keys"]]
 words = sorted({{w for p, _ in loaded for w in p.abstract.lower().split() if w.isalpha() and len(w) > 3}})
 
@@ -160,7 +161,7 @@ def resolve_growth(sizes: list[int], scratch: Path) -> None:
     print(f"{'papers':>7} {'mentions':>9} {'entities':>9} {'seconds':>8} {'us/mention':>10} {'growth':>6} {'peak MB':>8}")
     first = None
     for size in sizes:
-        outcome = measure(WORK_RESOLVE, SETUP_RESOLVE.format(seeds=seeds, size=size))
+        outcome = measure(WORK_RESOLVE, SETUP_RESOLVE.format(seeds=str(seeds), size=size))
         result = outcome["result"]
         per_mention = outcome["seconds"] / result["mentions"] * 1e6
         first = first or per_mention

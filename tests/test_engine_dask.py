@@ -146,3 +146,13 @@ def test_a_killed_client_resumes_from_the_cache(seed_build, tmp_path, capsys):
     assert main(args) == 0
     assert f"({215 - cached} extracted, {cached} from cache)" in capsys.readouterr().err
     assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_catalogue_error_on_a_worker_reaches_the_user_as_itself(tmp_path, capsys):
+    out = tmp_path / "b"
+    assert main(["build", str(CORPUS), "--out", str(out), "--engine", "dask", "--spacy-model", "xx_no_such_model"]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("kg: error")]
+    assert lines == ["kg: error: E201: spaCy model 'xx_no_such_model' is not installed: pip install it, or pass --spacy-model with an installed one"]
+    assert not (out / "graph.nt").exists()

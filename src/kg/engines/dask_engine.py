@@ -192,8 +192,11 @@ class DaskExecutor:
                 extractions = future.result()
             except WorkerError as error:
                 raise error.as_kg_error() from None
-            except KilledWorker as error:
-                raise KgError("E253", partition=index, partitions=len(parts), reason=f"{error}; see the workers' logs") from None
+            except KilledWorker:
+                reason = "every worker that ran it died (see the workers' logs)"
+                raise KgError("E253", partition=index, partitions=len(parts), reason=reason) from None
+            except Exception as error:  # kg missing on a worker, a bug: one line, the cause kept for --debug
+                raise KgError("E253", partition=index, partitions=len(parts), reason=f"{type(error).__name__}: {error}") from error
             future.release()
             submit_next()
             done += len(extractions)
