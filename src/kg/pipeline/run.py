@@ -80,6 +80,7 @@ def build(
     scheduler: str | None = None,
     partitions: int | None = None,
     force: bool = False,
+    on_message: Warn | None = None,
 ) -> BuildReport:
     """Build the knowledge graph of ``inputs`` into the folder ``out``.
 
@@ -90,7 +91,8 @@ def build(
     drops facts scored lower (default: the existing build's threshold on
     update, else 0). ``scierc_model`` names the trained SciERC model
     (``default``, ``minilm`` or a folder). ``engine`` (``local`` or ``dask``,
-    with ``scheduler`` and ``partitions``) says where extraction runs.
+    with ``scheduler`` and ``partitions``) says where extraction runs; the
+    engine's progress notes go to ``on_message`` (default: ``on_warning``).
     ``force`` lets ``out`` hold files kg did not write (those an output names
     are replaced, the others kept) or lie inside an input folder.
 
@@ -108,7 +110,7 @@ def build(
         from kg.extract.scierc.components import check_model
 
         check_model(scierc_model)  # a typo or a missing extra fails here, before the output folder is touched
-    executor = make_executor(engine, workers=workers, scheduler=scheduler, partitions=partitions, on_message=warn)
+    executor = make_executor(engine, workers=workers, scheduler=scheduler, partitions=partitions, on_message=on_message or warn)
     check_out(out, inputs, force=force)
     started = time.perf_counter()
     with _transaction(out):

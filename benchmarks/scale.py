@@ -1,0 +1,196 @@
+"""Extraction at scale: local processes against a Dask cluster, on real abstracts.
+
+Usage::
+
+    python benchmarks/scale.py [--papers 5000] [--corpus arxiv|mixed]
+    python benchmarks/scale.py --identity 2000
+    python benchmarks/scale.py --resolve 10000,30000,66000
+
+Default mode: the first ``--papers`` records of
+``../shared/data/corpora/arxiv-cs-2016.jsonl`` (``mixed``: alternately arXiv and
+NeurIPS records) are extracted three times, each in a fresh process, through
+the executors the build uses (:func:`kg.engines.make_executor`): local with 1
+worker, local with 2 workers, Dask with a ``LocalCluster`` of 2 workers. Each
+time covers loading the models (and starting the cluster), as a build does.
+Prints papers per second, the ratios to local 1 worker (the bar: Dask 2 workers
+>= 1.6x on an otherwise idle machine), the 1-minute load average before and
+after each run, and peak resident memory per worker process.
+
+``--identity N``: builds the first N arXiv records with ``kg build`` locally and
+with ``--engine dask --workers 2`` and says whether the two ``graph.nt`` files
+are byte-identical.
+
+``--resolve SIZES``: times the resolver alone on synthetic corpora of those
+sizes, made by copying the seed build's real extractions with a third of the
+entity names changed per copy (so the vocabulary keeps growing, as in a real
+corpus); each size in a fresh process. Prints seconds, mentions, entities and
+peak memory, and the growth of time per mention from the smallest size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from itertools import chain, zip_longest
+from pathlib import Path
+
+from _measure import ROOT, SEEDS_DIR, measure
+
+CORPORA = ROOT.parent / "shared" / "data" / "corpora"
+ARXIV = CORPORA / "arxiv-cs-2016.jsonl"
+NEURIPS = CORPORA / "neurips-1987-2025.jsonl"
+
+SETUP_EXTRACT = """
+import os, resource
+from kg.engines import ExtractJob, make_executor
+from kg.readers import read_inputs
+from kg.model import Paper
+papers = [p for p in read_inputs([{path!r}]) if isinstance(p, Paper)]
+"""
+WORK_LOCAL = """
+count = sum(1 for _ in make_executor("local", workers={workers}).map(papers, ExtractJob()))
+me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+result = {{"papers": count, "workers": [me] if {workers} == 1 else [children] * {workers}}}
+"""
+WORK_DASK = """
+import logging
+from distributed import Client, LocalCluster
+from kg.engines.dask_engine import peak_memory_mb
+cluster = LocalCluster(n_workers={workers}, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+count = sum(1 for _ in make_executor("dask", scheduler=cluster.scheduler_address).map(papers, ExtractJob()))
+with Client(cluster, set_as_default=False) as client:
+    peaks = sorted(client.run(peak_memory_mb).values())
+cluster.close()
+result = {{"papers": count, "workers": peaks}}
+"""
+
+SETUP_RESOLVE = """
+import json, zlib
+from dataclasses import replace
+from pathlib import Path
+from kg import cache
+from kg.resolve import resolve
+seed_out = Path({seeds!r})
+loaded = [cache.load_extraction(seed_out, key) for key in cache.read_manifest(seed_out)["cache_keys"]]
+words = sorted({{w for p, _ in loaded for w in p.abstract.lower().split() if w.isalpha() and len(w) > 3}})
+
+def renamed(text, copy):
+    h = zlib.crc32(f"{{text}}|{{copy}}".encode())
+    return text if h % 3 else f"{{text}} {{words[h // 3 % len(words)]}}"
+
+def mention(m, copy):
+    return None if m is None else replace(m, text=renamed(m.text, copy))
+
+papers, extractions = [], []
+for copy in range({size} // len(loaded) + 1):
+    for paper, ext in loaded:
+        if len(papers) == {size}:
+            break
+        pid = f"{{paper.id}}~{{copy}}"
+        papers.append(replace(paper, id=pid))
+        extractions.append(replace(
+            ext, paper_id=pid,
+            mentions=tuple(mention(m, copy) for m in ext.mentions),
+            facts=tuple(replace(f, subject=mention(f.subject, copy), object=mention(f.object, copy)) for f in ext.facts),
+            acronyms=tuple(replace(a, long=renamed(a.long, copy)) for a in ext.acronyms),
+        ))
+"""
+WORK_RESOLVE = """
+resolution = resolve(papers, extractions)
+result = {"papers": len(papers), "mentions": resolution.report["mentions"], "entities": len(resolution.entities), "facts": len(resolution.facts)}
+"""
+
+
+def records(corpus: str, count: int) -> list[str]:
+    """The first ``count`` JSON Lines records: arXiv, or arXiv and NeurIPS alternately."""
+    with ARXIV.open(encoding="utf-8") as arxiv, NEURIPS.open(encoding="utf-8") as neurips:
+        lines = arxiv if corpus == "arxiv" else (line for line in chain.from_iterable(zip_longest(arxiv, neurips)) if line)
+        chosen = []
+        for line in lines:
+            if len(chosen) == count:
+                break
+            chosen.append(line)
+    return chosen
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def throughput(path: Path, count: int) -> None:
+    runs = [("local, 1 worker", WORK_LOCAL.format(workers=1)), ("local, 2 workers", WORK_LOCAL.format(workers=2)), ("Dask, 2 workers", WORK_DASK.format(workers=2))]
+    rows = []
+    for name, work in runs:
+        before = load()
+        outcome = measure(work, SETUP_EXTRACT.format(path=str(path)))
+        rows.append((name, outcome, before, load()))
+    reference = rows[0][1]["result"]["papers"] / rows[0][1]["seconds"]
+    print(f"{count} abstracts from {path.name}; each time includes loading the models (and starting the cluster)")
+    print(f"{'run':<18} {'papers':>6} {'seconds':>8} {'papers/s':>9} {'ratio':>6} {'load before/after':>18}  peak MB per worker (client)")
+    for name, outcome, before, after in rows:
+        rate = outcome["result"]["papers"] / outcome["seconds"]
+        peaks = ", ".join(f"{mb:.0f}" for mb in outcome["result"]["workers"])
+        print(f"{name:<18} {outcome['result']['papers']:>6} {outcome['seconds']:>8.1f} {rate:>9.1f} {rate / reference:>6.2f} {before:>8.2f} / {after:<7.2f}  {peaks} ({outcome['peak_mb']:.0f})")
+    dask_ratio = rows[2][1]["result"]["papers"] / rows[2][1]["seconds"] / reference
+    print(f"Dask 2 workers / local 1 worker: {dask_ratio:.2f} (bar >= 1.6 on an idle machine; {os.cpu_count()} cores, load average now {load():.2f})")
+
+
+def kg_build(source: Path, out: Path, *extra: str) -> None:
+    command = [sys.executable, "-m", "kg.cli", "--quiet", "build", str(source), "--out", str(out), *extra]
+    subprocess.run(command, check=True)
+
+
+def identity(path: Path, count: int, scratch: Path) -> None:
+    kg_build(path, scratch / "local")
+    kg_build(path, scratch / "dask", "--engine", "dask", "--workers", "2")
+    same = (scratch / "local" / "graph.nt").read_bytes() == (scratch / "dask" / "graph.nt").read_bytes()
+    triples = sum(1 for _ in (scratch / "local" / "graph.nt").open(encoding="utf-8"))
+    print(f"{count} arXiv records, {triples} triples: graph.nt of local and Dask (2 workers) builds {'identical' if same else 'DIFFER'}")
+    if not same:
+        raise SystemExit(1)
+
+
+def resolve_growth(sizes: list[int], scratch: Path) -> None:
+    seeds = scratch / "seeds"
+    kg_build(SEEDS_DIR, seeds)
+    print("synthetic corpora from the seed extractions (a third of the names changed per copy)")
+    print(f"{'papers':>7} {'mentions':>9} {'entities':>9} {'seconds':>8} {'us/mention':>10} {'growth':>6} {'peak MB':>8}")
+    first = None
+    for size in sizes:
+        outcome = measure(WORK_RESOLVE, SETUP_RESOLVE.format(seeds=str(seeds), size=size))
+        result = outcome["result"]
+        per_mention = outcome["seconds"] / result["mentions"] * 1e6
+        first = first or per_mention
+        print(f"{result['papers']:>7} {result['mentions']:>9} {result['entities']:>9} {outcome['seconds']:>8.1f} {per_mention:>10.1f} {per_mention / first:>6.2f} {outcome['peak_mb']:>8.0f}")
+    print("growth: time per mention relative to the smallest size (1.0 = linear)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=5000, help="abstracts for the throughput runs")
+    parser.add_argument("--corpus", choices=("arxiv", "mixed"), default="arxiv", help="arXiv only, or arXiv and NeurIPS alternately")
+    parser.add_argument("--identity", type=int, metavar="N", help="instead: compare local and Dask builds of the first N arXiv records")
+    parser.add_argument("--resolve", metavar="SIZES", help="instead: time the resolver on synthetic corpora of these sizes (comma-separated)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kg-scale-") as folder:
+        scratch = Path(folder)
+        if args.resolve:
+            resolve_growth([int(s) for s in args.resolve.split(",")], scratch)
+            return
+        if not ARXIV.is_file() or (args.corpus == "mixed" and not NEURIPS.is_file()):
+            raise SystemExit(f"the corpora are not in {CORPORA}")
+        count = args.identity or args.papers
+        path = scratch / "abstracts.jsonl"
+        path.write_text("".join(records("arxiv" if args.identity else args.corpus, count)), encoding="utf-8")
+        if args.identity:
+            identity(path, count, scratch)
+        else:
+            throughput(path, count)
+
+
+if __name__ == "__main__":
+    main()
