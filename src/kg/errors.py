@@ -47,6 +47,19 @@ MESSAGES: dict[str, str] = {
     "E309": "{count} document(s) rejected and --strict is set; see {path}",
     "E310": "unknown paper id(s): {ids}",
     "E311": "invalid option: {reason}",
+    # Serving (E34x, E37x)
+    "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg[serve]'",
+    "E341": "{path} is a kg build without a store ({store} is missing): rebuild it with this version of kg (`kg build INPUT --out {path}`)",
+    "E342": "cannot listen on {host}:{port}: {reason}",
+    "E343": "SERVICE is refused: this endpoint never queries other endpoints",
+    "E344": "query stopped after {seconds:g} s (the server's --timeout): narrow it or add a LIMIT",
+    "E345": "no query: send the SPARQL text as 'query' (a GET parameter, a form field, or an application/sparql-query body)",
+    "E346": "unsupported request content type {ctype!r}: use application/x-www-form-urlencoded or application/sparql-query",
+    "E347": "no acceptable result format for Accept: {accept}; this query can answer {choices}",
+    "E348": "cannot open the store {path}: {reason}",
+    "E349": "the entity page needs one IRI: /entity?iri=IRI",
+    "E370": "the request is not valid UTF-8 ({reason})",
+    "E371": "more than one {name!r} parameter in the request",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }
