@@ -269,6 +269,21 @@ def serve(
     err.print("kg: server stopped", highlight=False)
 
 
+@app.command(name="export")
+def export_files(
+    graph: Annotated[Path, typer.Argument(help="A build folder or graph file.")],
+    names: Annotated[list[str], typer.Argument(help="Exports to write: graph.nq, graph.trig, neo4j, or any file kg build writes.")],
+    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder to write into (default: the build folder).")] = None,
+) -> None:
+    """Write exports for other engines (N-Quads/TriG with a graph per paper, Neo4j import CSV) from a build."""
+    from kg.export import write_all
+    from kg.store import load
+
+    folder = out_dir or (graph if graph.is_dir() else graph.parent)
+    for path in write_all(load(graph), folder, names):
+        out.print(f"kg: wrote {path}", markup=False, highlight=False)
+
+
 def _mount_scierc() -> None:
     """Add `kg train scierc` and `kg eval scierc` (their module imports no model)."""
     from kg.scierc.cli import eval_app, train_app
