@@ -150,6 +150,14 @@ def test_post_form_and_body_with_sparqlwrapper(served, graph, how):
     assert rows == expected_rows(graph, CLASSES)
 
 
+def test_rdflib_sparqlstore_reads_through_the_endpoint(served, graph):
+    remote = rdflib.Graph(store="SPARQLStore")
+    remote.open(served.endpoint)
+    method = rdflib.URIRef("https://w3id.org/kg-lit/id/method/foonet")
+    assert set(remote.objects(method, rdflib.RDFS.label)) == {rdflib.Literal("FooNet")}
+    assert len(remote) == len(graph)
+
+
 def test_raw_post_body_and_ask(served):
     status, _, body = http(served.endpoint, data=b"ASK { ?m kg:outperforms ?n }", headers={"Content-Type": "application/sparql-query"})
     assert status == 200 and json.loads(body) == {"head": {}, "boolean": True}
@@ -233,6 +241,7 @@ def test_updates_are_refused_and_change_nothing(served, graph, data, ctype):
 def test_other_methods_and_federation_are_refused(served):
     assert http(served.endpoint, data=b"x", method="PUT")[0] == 405
     assert http(served.endpoint, method="DELETE")[0] == 405
+    assert http(served.endpoint, data=b"SELECT * {}", headers={"Content-Type": "text/plain"})[0] == 415
     status, _, body = get(served, "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }")
     assert status == 403 and body.startswith(b"E343")
 

@@ -147,11 +147,14 @@ def first_solutions(solutions: ox.QuerySolutions, limit: int) -> tuple[ox.QueryS
             if value is not None:
                 quads.append(ox.Quad(node, ox.NamedNode(f"urn:kg-serve:var:{variable.value}"), value))
     scratch.extend(quads)
+    kept = min(len(rows), limit)
+    if not variables:  # rows without columns (SELECT * WHERE {}): VALUES () makes as many
+        return scratch.query("SELECT * WHERE { VALUES () { " + "() " * kept + "} }"), len(rows) > limit
     # Only variable names (checked by the SPARQL parser) and fixed IRIs go into this text.
     names = {variable.value for variable in variables}
     row_var = next(f"?row{n}" for n in itertools.count() if f"row{n}" not in names)
     optional = " ".join(f"OPTIONAL {{ {row_var} <urn:kg-serve:var:{v.value}> {v} }}" for v in variables)
-    projection = " ".join(str(v) for v in variables) or "*"
+    projection = " ".join(str(v) for v in variables)
     selected = scratch.query(f"SELECT {projection} WHERE {{ {row_var} <urn:kg-serve:row> {row_var} {optional} }} ORDER BY {row_var}")
     return selected, len(rows) > limit
 

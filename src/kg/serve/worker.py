@@ -21,8 +21,8 @@ from kg.serve.guard import check_query
 from kg.serve.results import Answer, render
 from kg.store.namespace import PREFIXES
 
-# Policy refusals are 403; other mistakes in the request are 400.
-_FORBIDDEN = {"E304", "E343"}
+# Policy refusals are 403, a body of the wrong type 415; other mistakes in the request are 400.
+_STATUS = {"E304": 403, "E343": 403, "E346": 415}
 _TEXT = "text/plain; charset=utf-8"
 _OPEN: dict[str, tuple[Generation, ox.Store]] = {}
 
@@ -59,8 +59,8 @@ def warm(path: str, generation: Generation) -> int:
 
 
 def error_answer(error: KgError) -> Answer:
-    """The HTTP answer for a catalogued error: 403 refused, 400 bad request, 500 otherwise."""
-    status = 403 if error.code in _FORBIDDEN else 400 if isinstance(error, UserError) else 500
+    """The HTTP answer for a catalogued error: 403 refused, 415, 400 bad request, 500 otherwise."""
+    status = _STATUS.get(error.code, 400 if isinstance(error, UserError) else 500)
     return Answer(status, _TEXT, f"{error}\n".encode("utf-8"))
 
 
