@@ -77,6 +77,19 @@ class KgError(Exception):
     def of(cls, code: str, **values: Any) -> KgError:
         return cls(code, **values)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as code and values, so an error crosses to and from worker processes.
+
+        >>> import pickle
+        >>> str(pickle.loads(pickle.dumps(UserError("E101", path="x"))))
+        'E101: input path not found: x (check the spelling, or quote a glob so kg expands it)'
+        """
+        return (_remake, (type(self), self.code, self.values))
+
+
+def _remake(cls: type[KgError], code: str, values: dict[str, Any]) -> KgError:
+    return cls(code, **values)
+
 
 class UserError(KgError):
     """A mistake the user can fix (bad path, bad option, bad query): exit status 2."""

@@ -181,6 +181,8 @@ async def entity_page(request: Request) -> Response:
         return _text_error(KgError("E344", seconds=settings.timeout), status=503)
     except ValueError:  # not an IRI pyoxigraph accepts
         return _text_error(UserError("E349"))
+    except KgError as error:  # the store could not be opened
+        return _text_error(error)
     page = request.app.state.templates.get_template("entity.html").render(entity=data)
     return HTMLResponse(page, status_code=200 if data["found"] else 404)
 

@@ -53,9 +53,9 @@ def open_store(path: str, generation: Generation) -> ox.Store:
     return _OPEN[path][1]
 
 
-def warm(path: str, generation: Generation) -> int:
-    """Open the store in this worker ahead of the first query; return its number of quads."""
-    return len(open_store(path, generation))
+def warm(path: str, generation: Generation) -> None:
+    """Open the store in this worker ahead of the first query."""
+    open_store(path, generation)
 
 
 def error_answer(error: KgError) -> Answer:
