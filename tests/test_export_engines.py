@@ -181,3 +181,15 @@ def test_neo4j_has_the_graphs_nodes_and_relationships(graph, exported):
     expected = {(r["n"], r["p"]) for r in graph.select("SELECT ?n ?p WHERE { ?n kg:mentionedIn ?p }")}
     assert {(r[":START_ID"], r[":END_ID"]) for r in mentions} == expected
     assert all(r[":START_ID"] in nodes and r[":END_ID"] in nodes for r in facts + mentions)
+
+
+def test_kg_export_writes_the_named_exports_of_a_build(tmp_path, capsys):
+    from kg.cli import main
+
+    build = tmp_path / "build"
+    write_all(small_kg(), build, names=["graph.nt"])
+    assert main(["export", str(build), "graph.nq", "neo4j", "--out", str(tmp_path / "out")]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["graph.nq", "neo4j"]
+    assert "graph.nq" in capsys.readouterr().out
+    assert main(["export", str(build), "graph.pdf"]) == 2
+    assert "E305" in capsys.readouterr().err and sorted(p.name for p in build.iterdir()) == ["graph.nt"]

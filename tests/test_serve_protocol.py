@@ -376,3 +376,17 @@ def test_port_in_use_is_a_one_line_error(served):
 def test_without_the_extra_the_error_names_it(tmp_path):
     code, line = one_line_error(["serve", str(tmp_path)], env_code="sys.modules['uvicorn'] = None")
     assert code == 2 and "E340" in line and "kg[serve]" in line
+
+
+CHROMIUM = next((path for path in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(path).exists()), None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium to load the page in")
+def test_the_page_runs_a_shared_query_and_links_every_iri(served):
+    """In a real browser: /?query=... runs the query and shows a table whose IRIs link to entity pages."""
+    url = served.url + "?" + urllib.parse.urlencode({"query": "SELECT ?m ?label WHERE { ?m a kg:Method ; rdfs:label ?label } ORDER BY ?label"})
+    args = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-proxy-server", "--virtual-time-budget=10000", "--dump-dom", url]
+    dom = subprocess.run(args, capture_output=True, text=True, timeout=120).stdout
+    assert "2 rows in" in dom
+    assert dom.index(">BarNet<") < dom.index(">FooNet<")
+    assert 'href="/entity?iri=https%3A%2F%2Fw3id.org%2Fkg-lit%2Fid%2Fmethod%2Ffoonet"' in dom

@@ -109,3 +109,10 @@ editor.addEventListener("keydown", (event) => {
     run();
   }
 });
+
+// A link to "/?query=..." opens the page with that query and runs it.
+const shared = new URLSearchParams(window.location.search).get("query");
+if (shared) {
+  editor.value = shared;
+  run();
+}
