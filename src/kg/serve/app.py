@@ -18,6 +18,7 @@ so the pages work offline and leak nothing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -100,8 +101,8 @@ def _to_response(result: Answer) -> Response:
     return Response(result.body, status_code=result.status, media_type=result.media_type, headers=result.headers)
 
 
-def _text_error(error: KgError, status: int | None = None) -> Response:
-    return _to_response(error_answer(error) if status is None else Answer(status, "text/plain; charset=utf-8", f"{error}\n".encode("utf-8")))
+def _text_error(error: KgError) -> Response:
+    return _to_response(error_answer(error))
 
 
 def _one(params: list[tuple[str, str]], name: str) -> str | None:
@@ -142,7 +143,7 @@ async def sparql_endpoint(request: Request) -> Response:
         if text is None or not text.strip():
             raise UserError("E345")
         job = Job(
-            store=str(settings.folder / "store"),
+            store=request.app.state.store,
             generation=generation(settings.folder),
             sparql=text,
             accept=request.headers.get("accept"),
@@ -151,12 +152,9 @@ async def sparql_endpoint(request: Request) -> Response:
             default_graphs=tuple(v for k, v in params if k == "default-graph-uri"),
             named_graphs=tuple(v for k, v in params if k == "named-graph-uri"),
         )
+        result: Answer = await request.app.state.pool.run(answer, job)
     except KgError as error:
         return _text_error(error)
-    try:
-        result: Answer = await request.app.state.pool.run(answer, job)
-    except TimeoutError:
-        return _text_error(KgError("E344", seconds=settings.timeout), status=503)
     return _to_response(result)
 
 
@@ -176,12 +174,10 @@ async def entity_page(request: Request) -> Response:
     if len(iris) != 1 or not iris[0].strip():
         return _text_error(UserError("E349"))
     try:
-        data = await request.app.state.pool.run(describe, str(settings.folder / "store"), generation(settings.folder), iris[0])
-    except TimeoutError:
-        return _text_error(KgError("E344", seconds=settings.timeout), status=503)
+        data = await request.app.state.pool.run(describe, request.app.state.store, generation(settings.folder), iris[0])
     except ValueError:  # not an IRI pyoxigraph accepts
         return _text_error(UserError("E349"))
-    except KgError as error:  # the store could not be opened
+    except KgError as error:  # stopped, or the store could not be opened
         return _text_error(error)
     page = request.app.state.templates.get_template("entity.html").render(entity=data)
     return HTMLResponse(page, status_code=200 if data["found"] else 404)
@@ -196,9 +192,8 @@ def make_app(settings: Settings) -> Starlette:
         pool = QueryPool(settings.workers, settings.timeout)
         app.state.pool = pool
         try:
-            # Open the store in every worker now, so the first queries do not wait for it.
-            for _ in range(settings.workers):
-                await pool.run(warm, str(store), generation(settings.folder))
+            # Open the store in the workers now, so the first queries do not wait for it.
+            await asyncio.gather(*(pool.run(warm, str(store), generation(settings.folder)) for _ in range(settings.workers)))
             yield
         finally:
             pool.close()
@@ -211,6 +206,7 @@ def make_app(settings: Settings) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
+    app.state.store = str(store)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)
     return app

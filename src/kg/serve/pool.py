@@ -17,6 +17,8 @@ from typing import Any
 
 from pebble import ProcessPool
 
+from kg.errors import KgError
+
 
 def _end_on_sigterm() -> None:
     """Worker initializer: let SIGTERM end the process at once.
@@ -32,8 +34,8 @@ def _end_on_sigterm() -> None:
 class QueryPool:
     """``workers`` processes; :meth:`run` awaits one function call in one of them.
 
-    Raises :class:`TimeoutError` from :meth:`run` when the call ran longer than
-    ``timeout`` seconds (time spent waiting for a free worker does not count).
+    :meth:`run` raises :class:`~kg.errors.KgError` E344 when the call ran longer
+    than ``timeout`` seconds (time spent waiting for a free worker does not count).
     """
 
     def __init__(self, workers: int, timeout: float) -> None:
@@ -42,7 +44,10 @@ class QueryPool:
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
         future = self._pool.schedule(function, args=args, timeout=self.timeout)
-        return await asyncio.wrap_future(future)
+        try:
+            return await asyncio.wrap_future(future)
+        except TimeoutError:
+            raise KgError("E344", seconds=self.timeout) from None
 
     def close(self) -> None:
         """Stop every worker (a running query included) and wait for them to end."""

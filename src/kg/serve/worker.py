@@ -21,8 +21,9 @@ from kg.serve.guard import check_query
 from kg.serve.results import Answer, render
 from kg.store.namespace import PREFIXES
 
-# Policy refusals are 403, a body of the wrong type 415; other mistakes in the request are 400.
-_STATUS = {"E304": 403, "E343": 403, "E346": 415}
+# Policy refusals are 403, a body of the wrong type 415, a stopped query 503;
+# other mistakes in the request are 400, and the rest (an unreadable store) 500.
+_STATUS = {"E304": 403, "E343": 403, "E346": 415, "E344": 503}
 _TEXT = "text/plain; charset=utf-8"
 _OPEN: dict[str, tuple[Generation, ox.Store]] = {}
 
@@ -59,7 +60,7 @@ def warm(path: str, generation: Generation) -> None:
 
 
 def error_answer(error: KgError) -> Answer:
-    """The HTTP answer for a catalogued error: 403 refused, 415, 400 bad request, 500 otherwise."""
+    """The HTTP answer for a catalogued error, as one line of text."""
     status = _STATUS.get(error.code, 400 if isinstance(error, UserError) else 500)
     return Answer(status, _TEXT, f"{error}\n".encode("utf-8"))
 
