@@ -191,5 +191,8 @@ def test_kg_export_writes_the_named_exports_of_a_build(tmp_path, capsys):
     assert main(["export", str(build), "graph.nq", "neo4j", "--out", str(tmp_path / "out")]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["graph.nq", "neo4j"]
     assert "graph.nq" in capsys.readouterr().out
-    assert main(["export", str(build), "graph.pdf"]) == 2
-    assert "E305" in capsys.readouterr().err and sorted(p.name for p in build.iterdir()) == ["graph.nt"]
+    assert main(["export", str(build), "graph.pdf", "--out", str(tmp_path / "other")]) == 2
+    assert "E305" in capsys.readouterr().err and not (tmp_path / "other").exists()
+    (build / "manifest.json").write_text("{}")
+    assert main(["export", str(build), "graph.nq", "--out", str(build)]) == 2
+    assert "E372" in capsys.readouterr().err and sorted(p.name for p in build.iterdir()) == ["graph.nt", "manifest.json"]

@@ -273,14 +273,15 @@ def serve(
 def export_files(
     graph: Annotated[Path, typer.Argument(help="A build folder or graph file.")],
     names: Annotated[list[str], typer.Argument(help="Exports to write: graph.nq, graph.trig, neo4j, or any file kg build writes.")],
-    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder to write into (default: the build folder).")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write into; not a build folder, which the next build replaces whole.")],
 ) -> None:
     """Write exports for other engines (N-Quads/TriG with a graph per paper, Neo4j import CSV) from a build."""
     from kg.export import write_all
     from kg.store import load
 
-    folder = out_dir or (graph if graph.is_dir() else graph.parent)
-    for path in write_all(load(graph), folder, names):
+    if (out_dir / "manifest.json").exists():
+        raise UserError("E372", path=out_dir)
+    for path in write_all(load(graph), out_dir, names):
         out.print(f"kg: wrote {path}", markup=False, highlight=False)
 
 

@@ -60,6 +60,7 @@ MESSAGES: dict[str, str] = {
     "E349": "the entity page needs one IRI: /entity?iri=IRI",
     "E370": "the request is not valid UTF-8 ({reason})",
     "E371": "more than one {name!r} parameter in the request",
+    "E372": "{path} is a build folder, and the next build replaces it whole: write the exports to another folder with --out",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }

@@ -3,7 +3,7 @@
 :data:`EXPORTERS` maps an output file name to its writer ``writer(kg, path)``;
 :func:`write_all` writes some or all of them into a folder: by default all but
 the :data:`OPTIONAL` ones (exports for other engines, written when asked for,
-e.g. ``kg export DIR graph.nq``). Every writer goes
+e.g. ``kg export DIR graph.nq --out FOLDER``). Every writer goes
 through :func:`kg.export.atomic.atomic_write`: a temporary file in the same
 folder, checked (RDF and GraphML are parsed back), then renamed into place, so
 a crash never leaves a half-written file where the old one was.
