@@ -36,8 +36,17 @@ def make_build(folder: Path, kg) -> Path:
     return folder
 
 
+def publish_folder(folder: Path, kg) -> None:
+    """Replace the build in ``folder`` by ``kg`` as the build does: a new generation beside it, then the folders swapped."""
+    staging = make_build(folder.with_name(f".{folder.name}.kg-staging"), kg)
+    old = folder.with_name(f".{folder.name}.kg-old")
+    os.rename(folder, old)
+    os.rename(staging, folder)
+    shutil.rmtree(old)
+
+
 def publish(folder: Path, kg) -> None:
-    """Replace the build in ``folder`` by ``kg`` the way a rebuild publishes: a whole new store, then the manifest."""
+    """Replace the build in ``folder`` by ``kg`` inside the folder: a whole new store, then the manifest."""
     staging = make_build(folder.with_name(folder.name + ".next"), kg)
     old = folder / "store.old"
     os.replace(folder / "store", old)

@@ -34,7 +34,7 @@ from kg.model import Entity, Paper, Resolution
 from kg.store import KnowledgeGraph
 
 from .conftest import tiny_resolution
-from .serve_build import make_build, publish
+from .serve_build import make_build, publish, publish_folder
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 SPARQLWrapper = pytest.importorskip("SPARQLWrapper")
@@ -342,8 +342,10 @@ def test_a_rebuild_is_seen_without_a_restart(graph, tmp_path):
         publish(folder, bigger)
         assert json_rows(get(server, count)[2]) == [("3",)]
         smaller = KnowledgeGraph.from_resolution([Paper(id="p9", abstract="Only this.")], Resolution(entities=(Entity(key="task/z", type="Task", label="Z", papers=("p9",), mentions=1),), facts=()))
-        publish(folder, smaller)
+        publish_folder(folder, smaller)  # the whole folder swapped, as kg build does
         assert json_rows(get(server, count)[2]) == [("1",)]
+        publish_folder(folder, bigger)
+        assert json_rows(get(server, count)[2]) == [("3",)]
     finally:
         code, err = server.stop()
     assert code == 0, err
