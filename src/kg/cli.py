@@ -290,6 +290,54 @@ def validate(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxig
         raise typer.Exit(1)
 
 
+# ------------------------------------------------------------------------------------ serve
+
+# Packages of the serve extra: a missing one is a one-line error naming the extra.
+_SERVE_PACKAGES = {"starlette", "uvicorn", "pebble", "jinja2"}
+
+
+@app.command()
+def serve(
+    build_dir: Annotated[Path, typer.Argument(help="A build folder written by kg build.")],
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (only this machine by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0 picks a free one).")] = 7878,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds a query may run before it is stopped.")] = 30.0,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="Most rows (or triples) a query returns.")] = 10_000,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Queries answered at once (one process each).")] = 2,
+) -> None:
+    """Serve a build as a read-only SPARQL endpoint at /sparql, with a query page at / (needs the serve extra)."""
+    try:
+        from kg.serve.server import serve as run_serve
+    except ImportError as error:
+        package = (error.name or "").split(".")[0]
+        if package in _SERVE_PACKAGES:
+            raise UserError("E340", missing=package) from None
+        raise
+
+    def ready(url: str) -> None:
+        out.print(f"kg: serving {build_dir} at {url} (SPARQL endpoint {url}sparql); press Ctrl-C to stop", markup=False, highlight=False)
+        sys.stdout.flush()
+
+    run_serve(build_dir, host=host, port=port, timeout=timeout, limit=limit, workers=workers, on_ready=ready)
+    err.print("kg: server stopped", highlight=False)
+
+
+@app.command(name="export")
+def export_files(
+    graph: Annotated[Path, typer.Argument(help="A build folder or graph file.")],
+    names: Annotated[list[str], typer.Argument(help="Exports to write: graph.nq, graph.trig, neo4j, or any file kg build writes.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write into; not a build folder, which the next build replaces whole.")],
+) -> None:
+    """Write exports for other engines (N-Quads/TriG with a graph per paper, Neo4j import CSV) from a build."""
+    from kg.export import write_all
+    from kg.store import load
+
+    if (out_dir / "manifest.json").exists():
+        raise UserError("E372", path=out_dir)
+    for path in write_all(load(graph), out_dir, names):
+        out.print(f"kg: wrote {path}", markup=False, highlight=False)
+
+
 def _mount_scierc() -> None:
     """Add `kg train scierc` and `kg eval scierc` (their module imports no model)."""
     from kg.training.cli import eval_app, train_app

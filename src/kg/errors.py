@@ -72,6 +72,20 @@ MESSAGES: dict[str, str] = {
     "E332": "the query ran past its time limit of {seconds} s: narrow it, or pass --timeout with more seconds (0 for none)",
     "E333": "cannot open the Oxigraph store {path}: {reason} (rebuild it with `kg build`)",
     "E334": "the SPARQL query failed: {reason}",
+    # Serving (E34x, E37x)
+    "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg[serve]'",
+    "E341": "{path} is a kg build without a store ({store} is missing): rebuild it with this version of kg (`kg build INPUT --out {path}`)",
+    "E342": "cannot listen on {host}:{port}: {reason}",
+    "E343": "SERVICE is refused: this endpoint never queries other endpoints",
+    "E344": "query stopped after {seconds:g} s (the server's --timeout): narrow it or add a LIMIT",
+    "E345": "no query: send the SPARQL text as 'query' (a GET parameter, a form field, or an application/sparql-query body)",
+    "E346": "unsupported request content type {ctype!r}: use application/x-www-form-urlencoded or application/sparql-query",
+    "E347": "no acceptable result format for Accept: {accept}; this query can answer {choices}",
+    "E348": "cannot open the store {path}: {reason}",
+    "E349": "the entity page needs one IRI: /entity?iri=IRI",
+    "E370": "the request is not valid UTF-8 ({reason})",
+    "E371": "more than one {name!r} parameter in the request",
+    "E372": "{path} is a build folder, and the next build replaces it whole: write the exports to another folder with --out",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }
@@ -88,6 +102,19 @@ class KgError(Exception):
     @classmethod
     def of(cls, code: str, **values: Any) -> KgError:
         return cls(code, **values)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as code and values, so an error crosses to and from worker processes.
+
+        >>> import pickle
+        >>> str(pickle.loads(pickle.dumps(UserError("E101", path="x"))))
+        'E101: input path not found: x (check the spelling, or quote a glob so kg expands it)'
+        """
+        return (_remake, (type(self), self.code, self.values))
+
+
+def _remake(cls: type[KgError], code: str, values: dict[str, Any]) -> KgError:
+    return cls(code, **values)
 
 
 class UserError(KgError):

@@ -1,0 +1,131 @@
+"""``neo4j/``: CSV files for ``neo4j-admin database import``, with the graph's nodes and relationships.
+
+The folder holds node files ``papers.csv``, ``entities.csv`` and ``code.csv``
+and relationship files ``facts.csv`` and ``mentions.csv``, with the header
+conventions of Neo4j's bulk importer: ``iri:ID`` (every node's IRI, one ID
+space), ``:LABEL``, ``:START_ID``, ``:END_ID``, ``:TYPE``, and typed properties
+(``support:int``, ``confidence:double``, ``papers:string[]``). Import with::
+
+    neo4j-admin database import full neo4j \\
+      --nodes=papers.csv --nodes=entities.csv --nodes=code.csv \\
+      --relationships=facts.csv --relationships=mentions.csv \\
+      --array-delimiter="U+001F" --multiline-fields=true
+
+Nodes are those of :meth:`KnowledgeGraph.to_networkx` (labels ``Paper``,
+``Method``, ``Task``, ``Dataset``, ``Metric``, ``Code``); relationships are its
+fact edges (types in upper snake case: ``EVALUATED_ON``) with their support,
+highest confidence, papers and evidence sentences, plus ``MENTIONED_IN`` from
+each entity to the papers that mention it.
+
+Limits and dangers
+------------------
+- Arrays are separated by U+001F (the unit separator), which cleaned text never
+  holds, because evidence sentences often contain ``;``, the importer's
+  default: pass ``--array-delimiter="U+001F"`` or the arrays come out wrong.
+- Abstracts may span lines: pass ``--multiline-fields=true``.
+- The folder is written next to its final place and swapped in with two
+  renames; a crash between them leaves the old folder aside as ``.neo4j.old.*``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import secrets
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kg.errors import KgError
+
+if TYPE_CHECKING:
+    from kg.store.graph import KnowledgeGraph
+
+__all__ = ["ARRAY_DELIMITER", "HEADERS", "write_neo4j"]
+
+ARRAY_DELIMITER = "\x1f"
+
+#: File name -> header, in neo4j-admin's ``name:type`` convention.
+HEADERS: dict[str, tuple[str, ...]] = {
+    "papers.csv": ("iri:ID", "identifier", "title", "abstract", "date", "doi", "url", "authors:string[]", ":LABEL"),
+    "entities.csv": ("iri:ID", "name", "altLabels:string[]", "support:int", "mentionCount:int", ":LABEL"),
+    "code.csv": ("iri:ID", "url", ":LABEL"),
+    "facts.csv": (":START_ID", ":END_ID", ":TYPE", "support:int", "confidence:double", "papers:string[]", "evidence:string[]"),
+    "mentions.csv": (":START_ID", ":END_ID", ":TYPE"),
+}
+
+_PAPERS = """
+SELECT ?p ?id ?title ?abstract ?date ?doi ?url (GROUP_CONCAT(?author; SEPARATOR="\\u001f") AS ?authors) WHERE {
+  ?p a kg:Paper ; dcterms:identifier ?id ; dcterms:abstract ?abstract .
+  OPTIONAL { ?p dcterms:title ?title } OPTIONAL { ?p dcterms:date ?date } OPTIONAL { ?p kg:doi ?doi }
+  OPTIONAL { ?p schema:url ?url } OPTIONAL { ?p dcterms:creator ?author }
+} GROUP BY ?p ?id ?title ?abstract ?date ?doi ?url ORDER BY ?p
+"""
+_MENTIONS = "SELECT ?n ?p WHERE { ?n kg:mentionedIn ?p } ORDER BY ?n ?p"
+_COUNTS = "SELECT ?n ?c WHERE { ?n kg:mentionCount ?c }"
+
+
+def relationship_type(relation: str) -> str:
+    """Neo4j's upper snake case for a kg relation.
+
+    >>> relationship_type("evaluatedOn"), relationship_type("hasCode")
+    ('EVALUATED_ON', 'HAS_CODE')
+    """
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", relation).upper()
+
+
+def _array(values: Iterable[Any]) -> str:
+    return ARRAY_DELIMITER.join(str(v) for v in values)
+
+
+def _rows(kg: KnowledgeGraph) -> dict[str, list[Sequence[Any]]]:
+    graph = kg.to_networkx()
+    counts = {row["n"]: row["c"] for row in kg.select(_COUNTS)}
+    papers = [
+        (r["p"], r["id"], r["title"] or "", r["abstract"], r["date"] or "", r["doi"] or "", r["url"] or "", r["authors"] or "", "Paper")
+        for r in kg.select(_PAPERS)
+    ]
+    entities, code = [], []
+    for node, attrs in sorted(graph.nodes(data=True)):
+        if attrs["type"] == "Code":
+            code.append((node, node, "Code"))
+        elif attrs["type"] != "Paper":
+            entities.append((node, attrs["label"], _array(attrs["alt_labels"]), attrs["support"], counts.get(node, 0), attrs["type"]))
+    facts = [
+        (s, o, relationship_type(e["relation"]), e["support"], e["confidence"], _array(e["papers"]), _array(e["evidence"]))
+        for s, o, e in sorted(graph.edges(data=True), key=lambda edge: (edge[0], edge[1], edge[2]["relation"]))
+    ]
+    mentions = [(r["n"], r["p"], "MENTIONED_IN") for r in kg.select(_MENTIONS)]
+    return {"papers.csv": papers, "entities.csv": entities, "code.csv": code, "facts.csv": facts, "mentions.csv": mentions}
+
+
+def _check(folder: Path) -> None:
+    for name, header in HEADERS.items():
+        with open(folder / name, encoding="utf-8", newline="") as handle:
+            rows = list(csv.reader(handle))
+        if not rows or tuple(rows[0]) != header or any(len(row) != len(header) for row in rows):
+            raise KgError("E350", path=folder / name, reason="header or row width does not match")
+
+
+def write_neo4j(kg: KnowledgeGraph, path: str | Path) -> None:
+    """Write the ``neo4j-admin`` CSV files for ``kg`` into the folder ``path``, replacing it whole."""
+    final = Path(path)
+    staging = final.with_name(f".{final.name}.{secrets.token_hex(6)}.tmp")
+    staging.mkdir()
+    try:
+        for name, rows in _rows(kg).items():
+            with open(staging / name, "w", encoding="utf-8", newline="") as handle:
+                writer = csv.writer(handle, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
+                writer.writerow(HEADERS[name])
+                writer.writerows(rows)
+        _check(staging)
+        old = final.with_name(f".{final.name}.old.{secrets.token_hex(6)}")
+        if final.exists():
+            os.replace(final, old)
+        os.replace(staging, final)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

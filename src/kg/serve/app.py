@@ -1,0 +1,212 @@
+"""The Starlette app: the SPARQL 1.1 Protocol at ``/sparql``, a query page at ``/``, entity pages.
+
+Routes
+------
+- ``GET /sparql?query=...`` and ``POST /sparql`` with a form (``query=...``) or an
+  ``application/sparql-query`` body, as the SPARQL 1.1 Protocol says, with
+  ``default-graph-uri`` / ``named-graph-uri``; results by ``Accept`` (or
+  ``format=json|xml|csv|tsv|turtle|ntriples|jsonld``). Updates (an ``update``
+  parameter, an ``application/sparql-update`` body, or update text) get 403,
+  other methods 405, malformed queries 400, a query past the timeout 503.
+- ``GET /``: a query editor with the example queries (:mod:`kg.serve.examples`).
+- ``GET /entity?iri=...``: an entity's label, types, facts and evidence.
+- ``GET /static/...``: the page's own script and style sheet.
+
+Every response forbids loading anything from elsewhere (Content-Security-Policy),
+so the pages work offline and leak nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kg.errors import KgError, UserError
+from kg.serve.entity import describe
+from kg.serve.examples import EXAMPLES
+from kg.serve.folder import build_store, generation
+from kg.serve.pool import QueryPool
+from kg.serve.results import Answer
+from kg.serve.worker import Job, answer, error_answer, warm
+from kg.store.namespace import PREFIXES
+
+HERE = Path(__file__).parent
+SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+_UPDATE_TYPES = {"application/sparql-update"}
+_FORM = "application/x-www-form-urlencoded"
+_QUERY = "application/sparql-query"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``kg serve`` was asked for."""
+
+    folder: Path
+    timeout: float = 30.0
+    limit: int = 10_000
+    workers: int = 2
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items() if k.encode() not in names]
+                message = {**message, "headers": list(message.get("headers", [])) + extra}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+
+
+def _curie(iri: str) -> str:
+    """``kg:addresses`` for a vocabulary IRI; other IRIs unchanged."""
+    for prefix, namespace in PREFIXES.items():
+        if iri.startswith(namespace) and len(iri) > len(namespace):
+            return f"{prefix}:{iri[len(namespace):]}"
+    return iri
+
+
+def _templates() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined)
+    env.filters["curie"] = _curie
+    return env
+
+
+def _to_response(result: Answer) -> Response:
+    return Response(result.body, status_code=result.status, media_type=result.media_type, headers=result.headers)
+
+
+def _text_error(error: KgError) -> Response:
+    return _to_response(error_answer(error))
+
+
+def _one(params: list[tuple[str, str]], name: str) -> str | None:
+    values = [value for key, value in params if key == name]
+    if len(values) > 1:
+        raise UserError("E371", name=name)
+    return values[0] if values else None
+
+
+async def _request_params(request: Request) -> tuple[list[tuple[str, str]], str | None]:
+    """The protocol parameters of a request and the query text (None when there is none)."""
+    params = list(request.query_params.multi_items())
+    if request.method == "GET":
+        return params, _one(params, "query")
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype in _UPDATE_TYPES:
+        raise UserError("E304")
+    body = await request.body()
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UserError("E370", reason=str(error)) from None
+    if ctype == _FORM:
+        params += parse_qsl(text, keep_blank_values=True)
+        return params, _one(params, "query")
+    if ctype == _QUERY:
+        return params, text
+    raise UserError("E346", ctype=ctype or "none")
+
+
+async def sparql_endpoint(request: Request) -> Response:
+    """The SPARQL 1.1 Protocol's query operation."""
+    settings: Settings = request.app.state.settings
+    try:
+        params, text = await _request_params(request)
+        if any(key == "update" for key, _ in params):
+            raise UserError("E304")
+        if text is None or not text.strip():
+            raise UserError("E345")
+        job = Job(
+            store=request.app.state.store,
+            generation=generation(settings.folder),
+            sparql=text,
+            accept=request.headers.get("accept"),
+            fmt=_one(params, "format"),
+            limit=settings.limit,
+            default_graphs=tuple(v for k, v in params if k == "default-graph-uri"),
+            named_graphs=tuple(v for k, v in params if k == "named-graph-uri"),
+        )
+        result: Answer = await request.app.state.pool.run(answer, job)
+    except KgError as error:
+        return _text_error(error)
+    return _to_response(result)
+
+
+async def landing_page(request: Request) -> Response:
+    """The query editor with the example queries."""
+    settings: Settings = request.app.state.settings
+    page = request.app.state.templates.get_template("index.html").render(
+        folder=settings.folder.name, examples=[example._asdict() for example in EXAMPLES], limit=settings.limit, timeout=settings.timeout, prefixes=PREFIXES
+    )
+    return HTMLResponse(page)
+
+
+async def entity_page(request: Request) -> Response:
+    """One node's page: its label, types, properties, links in and the evidence of its facts."""
+    settings: Settings = request.app.state.settings
+    iris = request.query_params.getlist("iri")
+    if len(iris) != 1 or not iris[0].strip():
+        return _text_error(UserError("E349"))
+    try:
+        data = await request.app.state.pool.run(describe, request.app.state.store, generation(settings.folder), iris[0])
+    except ValueError:  # not an IRI pyoxigraph accepts
+        return _text_error(UserError("E349"))
+    except KgError as error:  # stopped, or the store could not be opened
+        return _text_error(error)
+    page = request.app.state.templates.get_template("entity.html").render(entity=data)
+    return HTMLResponse(page, status_code=200 if data["found"] else 404)
+
+
+def make_app(settings: Settings) -> Starlette:
+    """The ASGI app serving the build in ``settings.folder`` (checked here: E307/E341)."""
+    store = build_store(settings.folder)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool = QueryPool(settings.workers, settings.timeout)
+        app.state.pool = pool
+        try:
+            # Open the store in the workers now, so the first queries do not wait for it.
+            await asyncio.gather(*(pool.run(warm, str(store), generation(settings.folder)) for _ in range(settings.workers)))
+            yield
+        finally:
+            pool.close()
+
+    routes = [
+        Route("/", landing_page, methods=["GET"]),
+        Route("/sparql", sparql_endpoint, methods=["GET", "POST"]),
+        Route("/entity", entity_page, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.store = str(store)
+    app.state.templates = _templates()
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,77 @@
+"""The data of an entity's own page (``/entity?iri=...``): label, types, facts and evidence.
+
+:func:`describe` runs in a worker process, like every query, and returns plain
+data for the page's template. The IRI is substituted into the queries, never
+pasted into their text. It works for any node: a method, a task, a paper (its
+metadata and what it states), or a fact's ``rdf:Statement``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kg.serve.folder import Generation
+from kg.serve.worker import select
+
+_OUT = """SELECT ?e ?p ?o ?label WHERE {
+  ?e ?p ?o . OPTIONAL { ?o rdfs:label ?label }
+} ORDER BY ?p ?o LIMIT 2000"""
+
+_IN = """SELECT ?e ?s ?p ?label WHERE {
+  ?s ?p ?e . FILTER NOT EXISTS { ?s a rdf:Statement } OPTIONAL { ?s rdfs:label ?label }
+} ORDER BY ?p ?s LIMIT 2000"""
+
+_EVIDENCE = """SELECT ?e ?st ?s ?sl ?p ?o ?ol ?paper ?pl ?evidence ?confidence ?extractor WHERE {
+  { ?st rdf:subject ?e } UNION { ?st rdf:object ?e } UNION { ?st prov:wasDerivedFrom ?e }
+  ?st a rdf:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ;
+      prov:wasDerivedFrom ?paper ; kg:evidence ?evidence ; kg:confidence ?confidence ; kg:extractor ?extractor .
+  OPTIONAL { ?s rdfs:label ?sl } OPTIONAL { ?o rdfs:label ?ol } OPTIONAL { ?paper rdfs:label ?pl }
+} ORDER BY ?p ?s ?o ?paper LIMIT 2000"""
+
+_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+
+
+def _value(cell: dict[str, Any] | None) -> str:
+    return "" if cell is None else cell["value"]
+
+
+def describe(store: str, generation: Generation, iri: str) -> dict[str, Any]:
+    """Everything the entity page shows about ``iri``; ``found`` is false for an unknown IRI."""
+    binding = {"e": iri}
+    out = select(store, generation, _OUT, binding)
+    incoming = select(store, generation, _IN, binding)
+    evidence = select(store, generation, _EVIDENCE, binding)
+    labels = [row["o"]["value"] for row in out if row["p"]["value"] == _LABEL]
+    types = [row["o"]["value"] for row in out if row["p"]["value"] == _RDF_TYPE]
+    properties = [
+        {"predicate": row["p"]["value"], "value": row["o"]["value"], "iri": row["o"]["iri"], "label": _value(row["label"])}
+        for row in out
+        if row["p"]["value"] not in (_LABEL, _RDF_TYPE)
+    ]
+    links = [{"predicate": row["p"]["value"], "value": row["s"]["value"], "iri": row["s"]["iri"], "label": _value(row["label"])} for row in incoming]
+    facts = [
+        {
+            "statement": row["st"]["value"],
+            "subject": row["s"]["value"],
+            "subject_label": _value(row["sl"]),
+            "predicate": row["p"]["value"],
+            "object": row["o"]["value"],
+            "object_label": _value(row["ol"]),
+            "paper": row["paper"]["value"],
+            "paper_label": _value(row["pl"]),
+            "evidence": row["evidence"]["value"],
+            "confidence": row["confidence"]["value"],
+            "extractor": row["extractor"]["value"],
+        }
+        for row in evidence
+    ]
+    return {
+        "iri": iri,
+        "found": bool(out or incoming),
+        "label": labels[0] if labels else iri,
+        "types": types,
+        "properties": properties,
+        "incoming": links,
+        "evidence": facts,
+    }

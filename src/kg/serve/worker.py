@@ -1,0 +1,99 @@
+"""What runs inside the server's worker processes: open the store, answer one query.
+
+Each worker keeps the store open read-only between queries and reopens it when
+the build folder's generation changes (a rebuild or ``--update`` published a new
+one). Everything that crosses the process boundary is plain data
+(:class:`Job` in, :class:`~kg.serve.results.Answer` out), and every failure
+becomes an answer with an HTTP status, so nothing but bytes has to be pickled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pyoxigraph as ox
+
+from kg.errors import KgError, UserError
+from kg.serve.folder import Generation
+from kg.serve.guard import check_query
+from kg.serve.results import Answer, render
+from kg.store.namespace import PREFIXES
+
+# Policy refusals are 403, a body of the wrong type 415, a stopped query 503;
+# other mistakes in the request are 400, and the rest (an unreadable store) 500.
+_STATUS = {"E304": 403, "E343": 403, "E346": 415, "E344": 503}
+_TEXT = "text/plain; charset=utf-8"
+_OPEN: dict[str, tuple[Generation, ox.Store]] = {}
+
+
+@dataclass(frozen=True)
+class Job:
+    """One SPARQL request, as the worker needs it."""
+
+    store: str
+    generation: Generation
+    sparql: str
+    accept: str | None = None
+    fmt: str | None = None
+    limit: int = 10_000
+    default_graphs: tuple[str, ...] = ()
+    named_graphs: tuple[str, ...] = ()
+
+
+def open_store(path: str, generation: Generation) -> ox.Store:
+    """The store at ``path`` opened read-only, reopened when ``generation`` differs from last time."""
+    cached = _OPEN.get(path)
+    if cached is None or cached[0] != generation:
+        _OPEN.pop(path, None)  # let go of the old generation's files first
+        try:
+            _OPEN[path] = (generation, ox.Store.read_only(path))
+        except OSError as error:
+            raise KgError("E348", path=path, reason=" ".join(str(error).split())) from None
+    return _OPEN[path][1]
+
+
+def warm(path: str, generation: Generation) -> None:
+    """Open the store in this worker ahead of the first query."""
+    open_store(path, generation)
+
+
+def error_answer(error: KgError) -> Answer:
+    """The HTTP answer for a catalogued error, as one line of text."""
+    status = _STATUS.get(error.code, 400 if isinstance(error, UserError) else 500)
+    return Answer(status, _TEXT, f"{error}\n".encode("utf-8"))
+
+
+def _graphs(iris: tuple[str, ...]) -> list[ox.NamedNode] | None:
+    return [ox.NamedNode(iri) for iri in iris] or None
+
+
+def answer(job: Job) -> Answer:
+    """Run ``job``'s query (prefixes pre-bound) and serialise its results for the client."""
+    try:
+        check_query(job.sparql)
+        store = open_store(job.store, job.generation)
+        try:
+            result = store.query(job.sparql, prefixes=PREFIXES, default_graph=_graphs(job.default_graphs), named_graphs=_graphs(job.named_graphs))
+            return render(result, job.accept, job.fmt, job.limit)
+        except SyntaxError as error:
+            raise UserError("E303", reason=" ".join(str(error).split())) from None
+        except ValueError as error:  # a bad graph IRI in the request
+            raise UserError("E303", reason=" ".join(str(error).split())) from None
+        except OSError as error:
+            raise KgError("E348", path=job.store, reason=" ".join(str(error).split())) from None
+    except KgError as error:
+        return error_answer(error)
+
+
+def select(path: str, generation: Generation, sparql: str, bindings: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Rows of a SELECT with IRIs substituted for ``bindings`` (never pasted into the text).
+
+    Each value is ``{"value": str, "iri": bool}`` or ``None`` when unbound.
+    """
+    store = open_store(path, generation)
+    substitutions = {ox.Variable(name): ox.NamedNode(iri) for name, iri in bindings.items()}
+    solutions = store.query(sparql, prefixes=PREFIXES, substitutions=substitutions)
+    names = [variable.value for variable in solutions.variables]
+    return [{name: None if row[name] is None else {"value": row[name].value, "iri": isinstance(row[name], ox.NamedNode)} for name in names} for row in solutions]
