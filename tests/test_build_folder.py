@@ -224,12 +224,12 @@ def test_dangling_links_fifos_and_odd_names_in_an_input_folder(tmp_path, capsys)
     (indir / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
     os.mkfifo(indir / "pipe.jsonl")
     odd = os.fsencode(indir) + b"/caf\xe9\n\x1b[31m.jsonl"  # Latin-1 bytes, a newline and an ESC in a name
-    Path(os.fsdecode(odd)).write_text('{"id": "o1"}\n')
+    Path(os.fsdecode(odd)).write_text('{"id": "o1"}\n' + json.dumps({"id": "o2", "abstract": "We propose OddNet."}) + "\n")
     code, _, err = _cli(capsys, "build", str(indir), "--out", str(tmp_path / "out"))
     assert code == 0, err
     assert "skipped" in err and "gone.jsonl" in err and "pipe.jsonl" in err
     assert "caf\\xe9\\n\\x1b[31m.jsonl" in err and "\x1b" not in err  # the rejection names the file, escaped
-    assert read_manifest(tmp_path / "out").papers == ("g1",)
+    assert read_manifest(tmp_path / "out").papers == ("g1", "o2")
     assert "caf" in (tmp_path / "out" / "rejected.jsonl").read_text(encoding="utf-8")
 
 
@@ -256,6 +256,16 @@ def test_unknown_engine_and_engine_options(tmp_path, capsys):
     assert main(["build", data, "--out", str(tmp_path / "o"), "--scheduler", "tcp://x:1"]) == 2
     assert "E311" in _one_line(capsys.readouterr().err)
     assert not (tmp_path / "o").exists()
+
+
+def test_a_linked_out_folder_stays_a_link(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], link)
+    _build([_papers(tmp_path / "b.jsonl", ["b1"])], link)
+    assert link.is_symlink() and read_manifest(real).papers == ("b1",)
 
 
 def test_lock_is_the_same_file_across_generations(tmp_path):

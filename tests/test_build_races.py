@@ -87,7 +87,7 @@ def _state(out: Path) -> dict:
     """What a generation says, file by file: the deterministic exports and the manifest's papers."""
     manifest = read_manifest(out)
     listed = set(manifest.files)
-    present = {p.name for p in out.iterdir()} - {LOCK, "cache", "store"}
+    present = {p.name for p in out.iterdir()} - {LOCK, "cache"}
     assert present == listed, f"files of another generation: {sorted(present ^ listed)}"
     return {"papers": manifest.papers, **{name: (out / name).read_bytes() for name in ("graph.nt", "graph.ttl", "facts.csv")}}
 

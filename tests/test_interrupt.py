@@ -56,7 +56,7 @@ def test_second_concurrent_build_is_refused(tmp_path):
     out = tmp_path / "build"
     out.mkdir()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from filelock import FileLock; FileLock(sys.argv[1]).acquire(); print('held', flush=True); time.sleep(60)", str(out / LOCK)],
+        [sys.executable, "-c", "import sys, time; from filelock import FileLock; held = FileLock(sys.argv[1]); held.acquire(); print('held', flush=True); time.sleep(60)", str(out / LOCK)],
         stdout=subprocess.PIPE, text=True,
     )
     try:

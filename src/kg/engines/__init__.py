@@ -99,8 +99,8 @@ def make_executor(name: str, *, workers: int = 1, scheduler: str | None = None,
         module = importlib.import_module(module_name)
     except ImportError as error:
         missing = error.name or str(error)
-        if missing == module_name:  # the engine module itself is absent (not yet installed)
-            missing = module_name
+        if missing.startswith("kg.") and missing != module_name:
+            raise  # a bug inside kg, not a missing optional dependency
         raise UserError("E313", name=name, missing=missing, extra=EXTRAS.get(name, name)) from None
     factory = getattr(module, factory_name)
     return factory(workers=workers, scheduler=scheduler, partitions=partitions, on_message=on_message)

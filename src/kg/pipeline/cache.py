@@ -18,7 +18,7 @@ from typing import Protocol
 from kg.export.atomic import atomic_write
 from kg.model import Extraction, Paper
 
-__all__ = ["CACHE_DIR", "CacheCorrupt", "ExtractionCache", "FolderCache", "cache_key"]
+__all__ = ["CACHE_DIR", "CacheCorrupt", "ExtractionCache", "FolderCache", "cache_key", "json_text"]
 
 CACHE_DIR = "cache"
 
@@ -58,6 +58,21 @@ def cache_key(paper: Paper, extractor_version: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+def json_text(value: object) -> str:
+    r"""``value`` as JSON with sorted keys, UTF-8 as is; with ``\uXXXX`` escapes if it holds
+    undecodable file-name bytes (lone surrogates), which UTF-8 cannot carry.
+
+    >>> print(json_text({"b": "é"}), json_text({"b": "é", "a": "caf\udce9"}))
+    {"b": "é"} {"a": "caf\udce9", "b": "\u00e9"}
+    """
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, sort_keys=True)
+    return text
+
+
 class FolderCache:
     """One JSON file per paper under ``root/<key[:2]>/<key>.json``.
 
@@ -84,7 +99,7 @@ class FolderCache:
         record = {"key": key, "paper": paper.to_dict(), "extraction": extraction.to_dict()}
         # Not fsynced: an entry lost to a power cut is only re-extracted, and fsync per paper is slow.
         with atomic_write(path, "w", durable=False) as handle:
-            json.dump(record, handle, ensure_ascii=False, sort_keys=True)
+            handle.write(json_text(record))
 
     def get(self, key: str) -> tuple[Paper, Extraction] | None:
         path = self.path(key)

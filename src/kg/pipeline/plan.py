@@ -70,7 +70,7 @@ def _input_files(inputs: Sequence[str | os.PathLike[str]], out: Path, on_warning
     from kg.readers import expand_inputs
 
     paths = expand_inputs(inputs)  # raises E101/E111 before anything is read
-    named = {os.fspath(argument) for argument in inputs}
+    named = {str(Path(argument)) for argument in inputs}
     roots = [Path(os.path.realpath(argument)) for argument in inputs if Path(argument).is_dir()]
     own = Path(os.path.realpath(out))
 
@@ -82,7 +82,7 @@ def _input_files(inputs: Sequence[str | os.PathLike[str]], out: Path, on_warning
 
     kept = []
     for path in paths:
-        if os.fspath(path) in named:
+        if str(path) in named:
             kept.append(path)  # named by the user: read, or reported if it cannot be
             continue
         real = Path(os.path.realpath(path))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.export.atomic import atomic_write
+from kg.pipeline.cache import json_text
 from kg.pipeline.folder import new_staging, swap_in
 from kg.pipeline.manifest import MANIFEST, Manifest, write_manifest
 
@@ -31,12 +32,7 @@ def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     """One JSON object a line, written atomically."""
     with atomic_write(path, "w") as handle:
         for row in rows:
-            # surrogateescape'd file names (non-UTF-8 bytes) are written as \\udcXX escapes, not refused.
-            handle.write(json.dumps(row, ensure_ascii=_has_surrogates(row), sort_keys=True) + "\n")
-
-
-def _has_surrogates(row: dict[str, Any]) -> bool:
-    return any(isinstance(v, str) and any("\ud800" <= c <= "\udfff" for c in v) for v in row.values())
+            handle.write(json_text(row) + "\n")
 
 
 def read_rejections(folder: Path) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -45,6 +46,12 @@ def _transaction(out: Path) -> Iterator[None]:
         if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise UserError("E320", path=path, reason=error.strerror) from None
         raise KgError("E322", path=path, reason=error.strerror) from None
+
+
+def _folder(out: str | Path) -> Path:
+    """The build folder itself: a link to a folder is followed, so the swap replaces the folder, not the link."""
+    path = Path(out)
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def _previous(out: Path) -> Manifest | None:
@@ -100,10 +107,10 @@ def build(
     previous one at once; on any error the previous one is left as it was.
     Returns a :class:`BuildReport`.
     """
-    out = Path(out)
+    report = BuildReport(out=Path(out))
+    out = _folder(out)
     progress = progress or no_progress
     warn = on_warning or no_warning
-    report = BuildReport(out=out)
     if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
         raise UserError("E311", reason=f"--min-confidence must be between 0 and 1, not {min_confidence}")
     if scierc_model is not None:
@@ -178,10 +185,10 @@ def _finish(out: Path, everything: dict[str, tuple[Paper, Extraction]], version:
 
 def remove(out: str | Path, paper_ids: Sequence[str], *, progress: Progress | None = None) -> BuildReport:
     """Take papers out of a build folder, with the facts and entities only they supported."""
-    out = Path(out)
+    report = BuildReport(out=Path(out))
+    out = _folder(out)
     if not out.is_dir():
         raise UserError("E307", path=out)  # never create a folder to remove from
-    report = BuildReport(out=out)
     with _transaction(out):
         manifest = read_manifest(out)
         existing = load_existing(FolderCache(out / CACHE_DIR), manifest.cache_keys, out)
