@@ -39,7 +39,7 @@ from ._records import reject
 
 __all__ = [
     "MAX_RECORD_CHARS", "SAMPLE_BYTES", "Lines", "decode", "load_lines", "load_text", "parse_lines", "read_with",
-    "split_lines", "stream_with",
+    "split_lines", "stream_with", "unreadable",
 ]
 
 Parser = Callable[[str, str], Iterator[Paper | Rejection]]
@@ -165,6 +165,11 @@ def _read_lines(file: BinaryIO, encoding: str) -> Iterator[str]:
         yield ""
 
 
+def unreadable(path: str | Path, error: OSError) -> Rejection:
+    """The E102 Rejection of a file that could not be read."""
+    return reject("E102", str(path), reason=error.strerror or type(error).__name__)
+
+
 def _open(path: Path) -> tuple[BinaryIO, str] | Rejection:
     """The open file and its encoding, or an E102 Rejection."""
     try:
@@ -172,12 +177,12 @@ def _open(path: Path) -> tuple[BinaryIO, str] | Rejection:
             return reject("E102", str(path), reason="not a regular file")
         file = path.open("rb")
     except OSError as error:
-        return reject("E102", str(path), reason=error.strerror or type(error).__name__)
+        return unreadable(path, error)
     try:
         return file, _encoding(file)
     except OSError as error:
         file.close()
-        return reject("E102", str(path), reason=error.strerror or type(error).__name__)
+        return unreadable(path, error)
 
 
 def load_lines(path: Path, on_warning: Warn | None = None) -> Lines | Rejection:
@@ -201,7 +206,7 @@ def load_lines(path: Path, on_warning: Warn | None = None) -> Lines | Rejection:
             return reject("E112", str(path))
     except OSError as error:
         lines.close()
-        return reject("E102", str(path), reason=error.strerror or type(error).__name__)
+        return unreadable(path, error)
     if encoding not in _CERTAIN and on_warning is not None:
         on_warning(f"{path}: not valid UTF-8; decoded as {encoding} (a guess: check accented letters)")
     return line, _chain(blank, line, lines)
@@ -225,7 +230,7 @@ def load_text(path: Path, on_warning: Warn | None = None) -> str | Rejection:
     try:
         return "\n".join(loaded[1])
     except OSError as error:
-        return reject("E102", str(path), reason=error.strerror or type(error).__name__)
+        return unreadable(path, error)
 
 
 def read_with(parse: Parser, path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
@@ -251,6 +256,6 @@ def parse_lines(parse: LineParser, lines: Iterator[str], name: str) -> Iterator[
     try:
         yield from parse(lines, name)
     except OSError as error:
-        yield reject("E102", name, reason=error.strerror or type(error).__name__)
+        yield unreadable(name, error)
     finally:
         lines.close()  # type: ignore[attr-defined]

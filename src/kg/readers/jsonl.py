@@ -24,6 +24,12 @@ and reading goes on with the next line; a value that is not an object is
 E108. In an array, a broken element is rejected and reading resumes at the
 next line that starts with ``{``. Blank lines are skipped; a stray BOM at the
 start of a line (files concatenated with ``cat``) is ignored.
+
+Files are read a line at a time, arrays an element at a time, so memory does
+not grow with the file: a line or element longer than ``MAX_RECORD_CHARS`` is
+rejected (E116) and reading goes on after it. A file is a single object or
+an array when it opens with ``{`` or ``[`` over several lines and is nothing
+else; as soon as it cannot be, it is read as JSON Lines.
 """
 
 from __future__ import annotations
