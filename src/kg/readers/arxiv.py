@@ -17,20 +17,21 @@ Choices:
 - authors come from ``authors_parsed`` when present (already split), else
   from ``authors``.
 
-The snapshot is several gigabytes; the whole file is read into memory.
-Malformed lines and missing abstracts are rejected as in :mod:`kg.readers.jsonl`.
+The snapshot is several gigabytes; it is streamed a line at a time, in
+constant memory. Malformed lines and missing abstracts are rejected as in
+:mod:`kg.readers.jsonl`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from kg.model import Paper, Rejection
 
-from ._decode import Warn, read_with
+from ._decode import Warn, stream_with
 from ._records import make_paper
 from .jsonl import papers_from_json
 
@@ -78,8 +79,8 @@ def arxiv_paper(record: Mapping[str, Any], source: str) -> Paper | Rejection:
     )
 
 
-def parse_arxiv(text: str, name: str) -> Iterator[Paper | Rejection]:
-    """Papers from snapshot text (see the module docstring).
+def parse_arxiv(text: str | Iterable[str], name: str) -> Iterator[Paper | Rejection]:
+    """Papers from snapshot text or its lines (see the module docstring).
 
     >>> line = '{"id": "0704.0001", "abstract": "A study.", "versions": [{"created": "Mon, 2 Apr 2007"}]}'
     >>> paper = next(parse_arxiv(line, "s.json"))
@@ -91,4 +92,4 @@ def parse_arxiv(text: str, name: str) -> Iterator[Paper | Rejection]:
 
 def read_arxiv(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a snapshot file (see the module docstring)."""
-    return read_with(parse_arxiv, path, on_warning)
+    return stream_with(parse_arxiv, path, on_warning)

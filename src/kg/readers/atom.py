@@ -17,6 +17,9 @@ Safety: parsing uses :mod:`xml.etree.ElementTree` (expat), which never fetches
 external entities; documents declaring entities (``<!ENTITY``, the
 "billion laughs" attack) are refused outright, and characters XML forbids
 (control characters) are removed before parsing. No network is used.
+
+Unlike the other formats, a feed is read whole into memory: an arXiv API
+page holds at most a few thousand entries.
 """
 
 from __future__ import annotations

@@ -21,12 +21,13 @@ process-wide) so that very long abstracts read.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kg.model import Paper, Rejection
 
-from ._decode import Warn, read_with, split_lines
+from ._decode import MAX_RECORD_CHARS, Warn, split_lines, stream_with
 from ._records import canonical_name, paper_from_record, reject
 
 __all__ = ["parse_csv", "parse_tsv", "read_csv", "read_tsv"]
@@ -35,46 +36,70 @@ __all__ = ["parse_csv", "parse_tsv", "read_csv", "read_tsv"]
 _FIELD_LIMIT = 2**31 - 1
 
 
-class _Feed:
-    """Lines for :func:`csv.reader`, counting how many it has taken."""
+class _TooLong(Exception):
+    """A record grew past ``MAX_RECORD_CHARS``."""
 
-    def __init__(self, lines: list[str], start: int) -> None:
-        self.lines, self.position = lines, start
+
+class _Feed:
+    """Lines for :func:`csv.reader`, counting them and keeping those of the record being read.
+
+    ``position`` is the 0-based index of the next line. :meth:`replay` puts the
+    lines of the last record after its first back, to be read again.
+    """
+
+    def __init__(self, lines: Iterator[str]) -> None:
+        self.lines, self.position = lines, 0
+        self.pending: deque[str] = deque()
+        self.record: list[str] = []
+        self.size = 0
 
     def __iter__(self) -> _Feed:
         return self
 
     def __next__(self) -> str:
-        if self.position >= len(self.lines):
-            raise StopIteration
+        line = self.pending.popleft() if self.pending else next(self.lines)
         self.position += 1
-        return self.lines[self.position - 1] + "\n"
+        self.record.append(line)
+        self.size += len(line)
+        if self.size > MAX_RECORD_CHARS:
+            raise _TooLong
+        return line + "\n"
+
+    def start(self) -> int:
+        """Begin a record; return the index of its first line."""
+        self.record, self.size = [], 0
+        return self.position
+
+    def replay(self) -> None:
+        """Read again the lines of the last record after its first."""
+        self.pending.extendleft(reversed(self.record[1:]))
+        self.position -= len(self.record) - 1
+        self.record = self.record[:1]
 
 
-def _rows(
-    lines: list[str], start: int, delimiter: str, width: int | None
-) -> Iterator[tuple[int, int, list[str] | csv.Error]]:
-    """``(first line index, end index, row or error)`` of each record from ``lines[start:]``.
+def _rows(feed: _Feed, delimiter: str, width: int | None) -> Iterator[tuple[int, list[str] | Rejection]]:
+    """``(first line index, row or rejection)`` of each record from the feed.
 
     With ``width`` set, a multi-line record of another width restarts the
-    reader on the line after its first (see the module docstring).
+    reader on the line after its first (see the module docstring), as does a
+    record too long to hold (E116).
     """
-    while start < len(lines):
-        feed = _Feed(lines, start)
+    while True:
         reader = csv.reader(feed, delimiter=delimiter)
         while True:
-            first = feed.position
+            first = feed.start()
             try:
                 row = next(reader)
             except StopIteration:
                 return
-            except csv.Error as error:
-                yield first, first + 1, error
-                start = first + 1
+            except (csv.Error, _TooLong) as error:
+                # The error's source is filled in by the caller, which knows the file's name.
+                yield first, error  # type: ignore[misc]
+                feed.replay()
                 break
-            yield first, feed.position, row
+            yield first, row
             if width is not None and len(row) != width and feed.position - first > 1:
-                start = first + 1
+                feed.replay()
                 break
 
 
@@ -86,27 +111,34 @@ def _delimiter(header: str) -> str:
     return ","
 
 
-def parse_csv(text: str, name: str, delimiter: str | None = None) -> Iterator[Paper | Rejection]:
-    """Papers from CSV text with a header row (see the module docstring).
+def parse_csv(text: str | Iterable[str], name: str, delimiter: str | None = None) -> Iterator[Paper | Rejection]:
+    """Papers from CSV text (or its lines) with a header row (see the module docstring).
 
     >>> rows = 'ID,Abstract,Authors\\n1,"Deep, deeper.",A and B\\n2,"broken,x\\n3,,C\\n'
     >>> [(r.source, getattr(r, "code", "paper")) for r in parse_csv(rows, "f.csv")]
     [('f.csv:2', 'paper'), ('f.csv:3', 'E105'), ('f.csv:4', 'E106')]
     """
     csv.field_size_limit(max(csv.field_size_limit(), _FIELD_LIMIT))
-    lines = split_lines(text)
-    start = next((index for index, line in enumerate(lines) if line.strip()), None)
-    if start is None:
+    lines = iter(split_lines(text) if isinstance(text, str) else text)
+    feed = _Feed(lines)
+    for line in lines:
+        if line.strip():
+            feed.pending.append(line)
+            break
+        feed.position += 1
+    else:
         yield reject("E112", name)
         return
-    delimiter = delimiter or _delimiter(lines[start])
-    _, end, header = next(_rows(lines, start, delimiter, None))
-    if isinstance(header, csv.Error) or not any(canonical_name(column) == "abstract" for column in header):
+    delimiter = delimiter or _delimiter(feed.pending[0])
+    _, header = next(_rows(feed, delimiter, None))
+    if not isinstance(header, list) or not any(canonical_name(column) == "abstract" for column in header):
         yield reject("E109", name)
         return
-    for index, _, row in _rows(lines, end, delimiter, len(header)):
+    for index, row in _rows(feed, delimiter, len(header)):
         source = f"{name}:{index + 1}"
-        if isinstance(row, csv.Error):
+        if isinstance(row, _TooLong):
+            yield reject("E116", source, limit=MAX_RECORD_CHARS)
+        elif isinstance(row, csv.Error):
             yield reject("E105", source, reason=str(row).splitlines()[0])
         elif not any(field.strip() for field in row):
             continue
@@ -116,16 +148,16 @@ def parse_csv(text: str, name: str, delimiter: str | None = None) -> Iterator[Pa
             yield paper_from_record(dict(zip(header, row, strict=True)), source)
 
 
-def parse_tsv(text: str, name: str) -> Iterator[Paper | Rejection]:
+def parse_tsv(text: str | Iterable[str], name: str) -> Iterator[Paper | Rejection]:
     """Papers from tab-separated text with a header row."""
     return parse_csv(text, name, delimiter="\t")
 
 
 def read_csv(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a ``.csv`` file (see the module docstring)."""
-    return read_with(parse_csv, path, on_warning)
+    return stream_with(parse_csv, path, on_warning)
 
 
 def read_tsv(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a ``.tsv`` file."""
-    return read_with(parse_tsv, path, on_warning)
+    return stream_with(parse_tsv, path, on_warning)

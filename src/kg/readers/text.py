@@ -11,35 +11,41 @@ line of at most 80 characters that does not end like a sentence (``.``,
 title; put a header line above it to keep it.
 
 There are no titles, ids or authors in this format: ids are content hashes.
+The file is read line by line; a paragraph longer than ``MAX_RECORD_CHARS``
+is rejected (E116) and reading goes on after its next blank line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kg.model import Paper, Rejection
 
-from ._decode import Warn, read_with, split_lines
-from ._records import make_paper
+from ._decode import MAX_RECORD_CHARS, Warn, split_lines, stream_with
+from ._records import make_paper, reject
 
 __all__ = ["parse_text", "read_text"]
 
 _HEADER_LENGTH = 80
 
 
-def _paragraphs(text: str) -> Iterator[tuple[int, list[str]]]:
-    """``(first line number, lines)`` of each blank-line-separated paragraph."""
-    start, lines = 0, []
-    for number, line in enumerate(split_lines(text), 1):
+def _paragraphs(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None]]:
+    """``(first line number, lines)`` of each blank-line-separated paragraph (``None``: too long)."""
+    start, held, size = 0, [], 0
+    for number, line in enumerate(lines, 1):
         if line.strip():
             start = start or number
-            lines.append(line)
-        elif lines:
-            yield start, lines
-            start, lines = 0, []
-    if lines:
-        yield start, lines
+            size += len(line) + 1
+            if size <= MAX_RECORD_CHARS:
+                held.append(line)
+            elif held:
+                held = []  # too long: forget it, and note it once
+        elif start:
+            yield start, held or None
+            start, held, size = 0, [], 0
+    if start:
+        yield start, held or None
 
 
 def _is_header(lines: list[str]) -> bool:
@@ -47,18 +53,20 @@ def _is_header(lines: list[str]) -> bool:
     return len(lines) == 1 and len(line) <= _HEADER_LENGTH and not line.endswith((".", "!", "?"))
 
 
-def parse_text(text: str, name: str) -> Iterator[Paper | Rejection]:
-    """Papers from the paragraphs of ``text``; ``name`` prefixes each source.
+def parse_text(text: str | Iterable[str], name: str) -> Iterator[Paper | Rejection]:
+    """Papers from the paragraphs of a text (or its lines); ``name`` prefixes each source.
 
     >>> [p.source for p in parse_text("Daily Papers\\n\\nOne abstract.\\n\\nAnother\\none.\\n", "d.txt")]
     ['d.txt:3', 'd.txt:5']
     """
-    for index, (line, lines) in enumerate(_paragraphs(text)):
-        if index == 0 and _is_header(lines):
-            continue
-        yield make_paper(f"{name}:{line}", " ".join(lines))
+    paragraphs = _paragraphs(split_lines(text) if isinstance(text, str) else text)
+    for index, (line, lines) in enumerate(paragraphs):
+        if lines is None:
+            yield reject("E116", f"{name}:{line}", limit=MAX_RECORD_CHARS)
+        elif not (index == 0 and _is_header(lines)):
+            yield make_paper(f"{name}:{line}", " ".join(lines))
 
 
 def read_text(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a plain-text file (see the module docstring)."""
-    return read_with(parse_text, path, on_warning)
+    return stream_with(parse_text, path, on_warning)

@@ -12,9 +12,12 @@ away what does not change the meaning of a technical name:
   Unicode dashes and curly quotes;
 - separators: hyphens, underscores, slashes and spaces, and the boundary
   between letters and digits (``ResNet50`` = ``ResNet-50`` = ``ResNet 50``);
+  but not the symbols that make another name: ``C``, ``C++``, ``C#`` and
+  ``C--`` are four names, ``.NET`` is not ``NET``, and Greek letters stay
+  (``α-Net``, ``β-VAE``);
 - plurals and possessives (``LLMs`` = ``LLM``, ``GANs`` = ``GAN``,
   ``transformer's`` = ``transformer``, ``networks`` = ``network``);
-- a leading article and a trailing class word after a proper name
+- a leading article (a separate word: ``a-Net`` keeps its ``a``) and a trailing class word after a proper name
   (``the ImageNet dataset`` = ``ImageNet``, ``BERT model`` = ``BERT``), but not
   after the acronym of a whole model family (:data:`kg.lexicon.MODEL_FAMILY_ACRONYMS`):
   ``LLM architectures`` or an ``LLM framework`` is something built around LLMs,
@@ -41,7 +44,14 @@ _FOLD = str.maketrans({**{c: "-" for c in _DASHES}, **{c: "'" for c in _QUOTES},
 _PARENTHESISED_TAIL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 _POSSESSIVE = re.compile(r"(?<=\w)'s\b|(?<=s)'(?=\W|$)", re.IGNORECASE)
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
-_TOKEN = re.compile(r"\d+(?:\.\d+)*|[^\W\d_]+|\+")
+# Words, numbers, and the symbols that tell names apart: "+" (C++), "#" after a letter
+# (C#, F#; not the number sign of "Friedman #2"), a run of hyphens ending a word (C--),
+# a dot opening one (.NET; not the dot of ASP.NET).
+_TOKEN = re.compile(
+    r"\d+(?:\.\d+)*|[^\W\d_]+|\+|(?<=[^\W\d_])#|(?<=\w)-{2,}(?![\w-])|(?<![\w.])\.(?=[^\W\d_])"
+)
+# A leading article is a separate word: the "a" of "a-Net" is part of the name.
+_ARTICLE = re.compile(r"(?:the|The|a|an|An)\s")
 # An acronym in the plural: capitals then a lowercase s (LLMs, GANs, ViTs).
 _ACRONYM_PLURAL = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z]*[A-Z]s$")
 
@@ -145,6 +155,8 @@ def tokens(text: str) -> tuple[str, ...]:
     ('gpt', '3.5')
     >>> tokens("LLM architectures"), tokens("LLM models")
     (('llm', 'architecture'), ('llm',))
+    >>> [compact(name) for name in ("C", "C#", "C--", "C++", ".NET", "a-Net", "the Net")]
+    ['c', 'c#', 'c--', 'c++', '.net', 'anet', 'net']
     """
     text = fold(text)
     without_tail = _PARENTHESISED_TAIL.sub("", text)
@@ -153,8 +165,9 @@ def tokens(text: str) -> tuple[str, ...]:
     raw = _TOKEN.findall(_LETTER_DIGIT.sub(" ", text))
     words = [_word(r) for r in raw]
     # "The" opens sentences; a capital "A" is more often a name ("A* search").
-    while len(words) > 1 and words[0] in _ARTICLES and raw[0] in ("the", "The", "a", "an", "An"):
+    while len(words) > 1 and words[0] in _ARTICLES and _ARTICLE.match(text):
         raw, words = raw[1:], words[1:]
+        text = text.split(None, 1)[1]
     if len(words) > 1 and words[-1] in _CLASS_WORDS and any(_is_name(r) for r in raw[:-1]) and (
         words[-1] == "model" or not all(r.lower() in MODEL_FAMILY_ACRONYMS for r in raw[:-1])
     ):
@@ -170,10 +183,10 @@ def display(text: str) -> str:
 
     >>> display("the  Large Language Models (LLMs)")
     'Large Language Models'
-    >>> display("\u201cAmorph\u201d")
-    'Amorph'
+    >>> display("\u201cAmorph\u201d"), display(".NET.")
+    ('Amorph', '.NET')
     """
-    text = fold(text).strip(" ,;:.!?'")
+    text = fold(text).lstrip(" ,;:!?'").rstrip(" ,;:.!?'")  # a leading dot is a name's (.NET)
     without_tail = _PARENTHESISED_TAIL.sub("", text)
     text = without_tail if without_tail.strip() else text
     first, _, rest = text.partition(" ")

@@ -114,7 +114,8 @@ def build() -> None:
     case("concatenated_bom.jsonl", (jline({"abstract": abstract(1)}) + "\n").encode("utf-8-sig")
          + (jline({"abstract": abstract(2)}) + "\n").encode("utf-8-sig"),
          2, why="two BOM-prefixed files joined with cat")
-    case("huge_field.jsonl", jline({"abstract": "word " * 60_000}) + "\n", 1, why="a 300 kB abstract")
+    case("huge_field.jsonl", jline({"abstract": "word " * 60_000}) + "\n", 0, {"E115": 1},
+         why="a 300 kB abstract is read, then rejected as longer than the abstract limit")
     case("arxiv_snapshot.json", "\n".join(jline(r) for r in [
         {"id": "0704.0001", "title": "Diphoton", "abstract": "  A fully differential calculation.\n  Next line.",
          "authors": "C. Bal\\'azs, E. L. Berger", "authors_parsed": [["Bal\\'azs", "C.", ""], ["Berger", "E. L.", ""]],
@@ -124,8 +125,8 @@ def build() -> None:
          1, {"E106": 1, "E108": 1, "E104": 1}, contains=("A fully differential calculation. Next line.",),
          why="arXiv snapshot with a missing abstract, a non-object and a broken line")
     # --- CSV / TSV ---------------------------------------------------------------------
-    case("huge_field.csv", "id,abstract\n1,\"" + "long " * 40_000 + "\"\n2,Short one.\n", 2,
-         why="a 200 kB field, past the csv module's default limit")
+    case("huge_field.csv", "id,abstract\n1,\"" + "long " * 40_000 + "\"\n2,Short one.\n", 1, {"E115": 1},
+         why="a 200 kB field, past the csv module's default limit, is read (no CSV error) and rejected for its length")
     case("broken_quote.csv", "id,abstract,year\n1,First abstract.,2020\n2,\"Unclosed quote abstract,2021\n"
                              "3,Third abstract.,2022\n4,Fourth abstract.,2023\n", 3, {"E105": 1},
          why="a quote that never closes swallows no later row")

@@ -9,6 +9,7 @@ component ``kg_scierc_relations`` is ours and thin: it reads the mentions in
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,16 +20,24 @@ from spacy.tokens import Doc
 
 from kg.extract.scierc.entities import ENTITY_PIPE
 from kg.extract.scierc.labels import SPANS_KEY
-from kg.extract.scierc.model_files import (
-    DEFAULT_MODEL_DIR,
-    read_meta,
-    resolve_model_dir,
-)
+from kg.extract.scierc.model_files import DEFAULT_MODEL_DIR, read_meta, resolve_model_dir
 from kg.extract.scierc.pipes import PAIR_OPINION_KEY, BatchedPipe
-from kg.extract.scierc.relations import RelationModel, doc_mentions, predict_batch
+from kg.extract.scierc.relations import (
+    MAX_MENTIONS_PER_SENTENCE,
+    MAX_PAIR_SPAN,
+    RelationModel,
+    capped,
+    doc_mentions,
+    predict_batch,
+    token_table,
+)
 
 #: Name (and factory) of the relation component in a pipeline.
 RELATION_PIPE = "kg_scierc_relations"
+
+logger = logging.getLogger("kg.extract")
+
+
 def _ensure_extension() -> None:
     if not Doc.has_extension("scierc_relations"):
         Doc.set_extension("scierc_relations", default=())
@@ -49,6 +58,8 @@ class SciercRelations(BatchedPipe):
 
     def _annotate(self, docs: list[Doc]) -> list[Doc]:
         mentions = [doc_mentions(doc) for doc in docs]
+        for doc, found in zip(docs, mentions, strict=True):
+            _warn_if_capped(doc, found)
         # The MiniLM entity component leaves its pair head's opinion here; it
         # is used once and removed, so that it never reaches a saved Doc.
         opinions = [doc.user_data.pop(PAIR_OPINION_KEY, None) for doc in docs]
@@ -56,6 +67,21 @@ class SciercRelations(BatchedPipe):
             _plain_scores(doc)
             doc._.scierc_relations = relations
         return docs
+
+
+def _warn_if_capped(doc: Doc, mentions: list) -> None:
+    """Say when the caps on pairs per sentence cut (see :mod:`kg.extract.scierc.relations`), naming the paper.
+
+    The component sees the text, not the paper's id: the paper is named by its opening words.
+    """
+    if len(mentions) <= MAX_MENTIONS_PER_SENTENCE and (
+        not mentions or max(m[1] for m in mentions) - min(m[0] for m in mentions) <= MAX_PAIR_SPAN
+    ):
+        return  # nothing to cut: skip reading the Doc again
+    note = capped(token_table(doc), mentions)
+    if note:
+        opening = doc.text[:60] + ("..." if len(doc.text) > 60 else "")
+        logger.warning("paper whose abstract starts %r: %s (kg_scierc_relations caps)", opening, note)
 
 
 def _plain_scores(doc: Doc) -> None:

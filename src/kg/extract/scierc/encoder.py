@@ -122,18 +122,29 @@ def candidate_spans(encoded: Encoded, max_width: int = MAX_WIDTH) -> list[Span]:
 
 
 def sentence_pairs(spans: Sequence[Span], sentences: Sequence[tuple[int, int]]) -> list[tuple[Span, Span]]:
-    """Ordered pairs of distinct spans that start in the same sentence.
+    """Ordered pairs of distinct spans that start in the same sentence, within the relation model's caps.
+
+    As :func:`kg.extract.scierc.relations.candidate_pairs`: the first
+    ``MAX_MENTIONS_PER_SENTENCE`` spans of a sentence, no two spanning more than ``MAX_PAIR_SPAN`` words.
 
     >>> sentence_pairs([(0, 0), (1, 1), (3, 3)], [(0, 3), (3, 4)])
     [((0, 0), (1, 1)), ((1, 1), (0, 0))]
     """
+    from kg.extract.scierc.relations import MAX_MENTIONS_PER_SENTENCE, MAX_PAIR_SPAN
+
     groups: dict[int, list[Span]] = {}
     for span in spans:
         for k, (start, stop) in enumerate(sentences):
             if start <= span[0] < stop:
                 groups.setdefault(k, []).append(span)
                 break
-    return [(a, b) for group in groups.values() for a in group for b in group if a != b]
+    return [
+        (a, b)
+        for group in groups.values()
+        for a in group[:MAX_MENTIONS_PER_SENTENCE]
+        for b in group[:MAX_MENTIONS_PER_SENTENCE]
+        if a != b and max(a[1], b[1]) + 1 - min(a[0], b[0]) <= MAX_PAIR_SPAN
+    ]
 
 
 class SpanPairNet(nn.Module):

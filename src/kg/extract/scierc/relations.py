@@ -6,6 +6,14 @@ For each unordered pair the single best (direction, label) is kept when its
 probability reaches the threshold tuned on dev, because SciERC annotates at
 most one relation per pair.
 
+Pairs grow with the square of a sentence's mentions, so two caps bound the
+work per sentence (:func:`candidate_pairs`): only the first
+:data:`MAX_MENTIONS_PER_SENTENCE` mentions of a sentence are paired, and two
+mentions more than :data:`MAX_PAIR_SPAN` tokens apart are not. Both are
+several times what SciERC's test set and the seed abstracts reach (at most 16
+mentions in a sentence, pairs spanning at most 95 tokens), so they cut only
+lists of names and run-on "sentences" that no relation is annotated in.
+
 The features (:func:`pair_features`) are the ones relation extraction has
 used since the feature-based systems of the 2000s: both argument types and
 head words, the words between them (bag, first, last, short phrase), the
@@ -35,6 +43,11 @@ from kg.extract.scierc.labels import SPANS_KEY, Annotations
 NONE = "NONE"
 #: Hash buckets of the feature space.
 N_FEATURES = 2**18
+
+#: At most this many mentions of one sentence, the first in text order, are paired.
+MAX_MENTIONS_PER_SENTENCE = 64
+#: Two mentions whose tokens (first to last) span more than this are not paired.
+MAX_PAIR_SPAN = 256
 
 #: ``(start, end, label)`` with spaCy's exclusive end.
 Mention = tuple[int, int, str]
@@ -264,12 +277,50 @@ def hashed_columns(feature_lists: Sequence[Sequence[str]], n_features: int = N_F
 Pair = tuple[Mention, Mention, list[Mention]]
 
 
-def candidate_pairs(table: TokenTable, mentions: Sequence[Mention]) -> list[Pair]:
-    """Every ordered pair of distinct mentions in one sentence, with that sentence's mentions."""
+def _sentence_groups(table: TokenTable, mentions: Sequence[Mention]) -> list[list[Mention]]:
     groups: dict[int, list[Mention]] = {}
     for m in sorted(set(mentions)):
         groups.setdefault(table.sent[m[0]], []).append(m)
-    return [(a, b, group) for group in groups.values() for a in group for b in group if a[:2] != b[:2]]
+    return list(groups.values())
+
+
+def _near(a: Mention, b: Mention) -> bool:
+    return max(a[1], b[1]) - min(a[0], b[0]) <= MAX_PAIR_SPAN
+
+
+def candidate_pairs(table: TokenTable, mentions: Sequence[Mention]) -> list[Pair]:
+    """Every ordered pair of distinct mentions in one sentence, with that sentence's (paired) mentions.
+
+    Within the caps: the first :data:`MAX_MENTIONS_PER_SENTENCE` mentions of a
+    sentence, no two more than :data:`MAX_PAIR_SPAN` tokens apart.
+    """
+    pairs = []
+    for group in _sentence_groups(table, mentions):
+        kept = group[:MAX_MENTIONS_PER_SENTENCE]
+        pairs += [(a, b, kept) for a in kept for b in kept if a[:2] != b[:2] and _near(a, b)]
+    return pairs
+
+
+def capped(table: TokenTable, mentions: Sequence[Mention]) -> str | None:
+    """What :func:`candidate_pairs` leaves out of ``mentions``, in words, or ``None`` if nothing.
+
+    >>> table = TokenTable(*([[]] * 3), head=[], sent=[0] * 400, sent_end=[400] * 400, parsed=False)
+    >>> capped(table, [(i, i + 1, "Method") for i in range(0, 400, 4)])
+    'a sentence with 100 mentions: only its first 64 are paired'
+    >>> capped(table, [(0, 1, "Method"), (300, 301, "Task")])
+    '1 pair of mentions more than 256 tokens apart not paired'
+    >>> capped(table, [(0, 1, "Method"), (3, 4, "Task")]) is None
+    True
+    """
+    notes, far = [], 0
+    for group in _sentence_groups(table, mentions):
+        if len(group) > MAX_MENTIONS_PER_SENTENCE:
+            notes.append(f"a sentence with {len(group)} mentions: only its first {MAX_MENTIONS_PER_SENTENCE} are paired")
+        kept = group[:MAX_MENTIONS_PER_SENTENCE]
+        far += sum(1 for i, a in enumerate(kept) for b in kept[i + 1 :] if a[:2] != b[:2] and not _near(a, b))
+    if far:
+        notes.append(f"{far} pair{'s' * (far > 1)} of mentions more than {MAX_PAIR_SPAN} tokens apart not paired")
+    return "; ".join(notes) or None
 
 
 def decode(
