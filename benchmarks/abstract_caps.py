@@ -10,7 +10,7 @@ abstract. Kind ``issue`` is the reproduction in issue 15,
 where the entity model finds few mentions; kind ``network`` names
 ``the Net{i} network`` instead, each of which the entity model takes for a
 mention, so it drives the pair caps of ``kg_scierc_relations`` (see
-:mod:`kg.scierc.relations`); kind ``rules`` proposes N methods evaluated on N
+:mod:`kg.extract.scierc.relations`); kind ``rules`` proposes N methods evaluated on N
 datasets for N tasks in one sentence, which drives the rule-based relation
 finder (``kg_relations``) over every method-task pair. The readers would
 reject the largest of these (over ``MAX_ABSTRACT_CHARS``); this measures the

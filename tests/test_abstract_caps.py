@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from kg.scierc.relations import (
+from kg.extract.scierc.relations import (
     MAX_MENTIONS_PER_SENTENCE,
     MAX_PAIR_SPAN,
     TokenTable,
@@ -61,7 +61,7 @@ def test_mentions_too_far_apart_are_not_paired():
 
 def test_minilm_pairs_have_the_same_caps():
     pytest.importorskip("torch")
-    from kg.scierc.encoder import sentence_pairs
+    from kg.extract.scierc.encoder import sentence_pairs
 
     spans = [(i, i) for i in range(MAX_MENTIONS_PER_SENTENCE + 20)]
     pairs = sentence_pairs(spans, [(0, len(spans))])
