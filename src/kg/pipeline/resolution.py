@@ -6,7 +6,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from kg.model import Extraction, Paper, Resolution
+from kg.model import EntityType, Extraction, Paper, Resolution
 from kg.pipeline.report import BuildReport, Progress
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def iri_changes(old: Mapping[str, tuple[str, ...]], resolution: Resolution) -> l
         kind = key.split("/", 1)[0]
         votes: dict[str, int] = {}
         for form in old[key]:
-            for entity_type in ("Method", "Task", "Dataset", "Metric"):
+            for entity_type in (t.value for t in EntityType):
                 if entity_type.lower() == kind and (entity_type, form) in owner:
                     target = owner[(entity_type, form)]
                     votes[target] = votes.get(target, 0) + 1

@@ -6,20 +6,14 @@ from typing import NamedTuple
 
 import pyoxigraph as ox
 
-from kg.store.namespace import PREFIXES, VOCAB
+from kg import vocab
+from kg.store.namespace import VOCAB
 from kg.views.sparql import select
 
 __all__ = ["NODE_TYPES", "FactRow", "facts", "labels", "local_name", "node_types"]
 
-#: Classes whose instances are nodes of the NetworkX view, by local type name.
-NODE_TYPES: dict[str, str] = {
-    VOCAB + "Paper": "Paper",
-    VOCAB + "Method": "Method",
-    VOCAB + "Task": "Task",
-    VOCAB + "Dataset": "Dataset",
-    VOCAB + "Metric": "Metric",
-    PREFIXES["schema"] + "SoftwareSourceCode": "Code",
-}
+#: Classes whose instances are nodes of the NetworkX view, by local type name (from the vocabulary table).
+NODE_TYPES: dict[str, str] = vocab.NODE_TYPES
 
 _STATEMENTS = """
 SELECT ?s ?p ?o ?paper ?id ?ev ?c ?x WHERE {
