@@ -245,7 +245,7 @@ def test_other_methods_and_federation_are_refused(served):
     assert http(served.endpoint, method="DELETE")[0] == 405
     assert http(served.endpoint, data=b"SELECT * {}", headers={"Content-Type": "text/plain"})[0] == 415
     status, _, body = get(served, "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }")
-    assert status == 403 and body.startswith(b"E343")
+    assert status == 403 and body.startswith(b"E331")
 
 
 def test_results_are_cut_at_the_limit_and_say_so(served, graph):

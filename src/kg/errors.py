@@ -78,7 +78,6 @@ MESSAGES: dict[str, str] = {
     "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg[serve]'",
     "E341": "{path} is a kg build without a store ({store} is missing): rebuild it with this version of kg (`kg build INPUT --out {path}`)",
     "E342": "cannot listen on {host}:{port}: {reason}",
-    "E343": "SERVICE is refused: this endpoint never queries other endpoints",
     "E344": "query stopped after {seconds:g} s (the server's --timeout): narrow it or add a LIMIT",
     "E345": "no query: send the SPARQL text as 'query' (a GET parameter, a form field, or an application/sparql-query body)",
     "E346": "unsupported request content type {ctype!r}: use application/x-www-form-urlencoded or application/sparql-query",
