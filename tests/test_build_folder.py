@@ -16,7 +16,7 @@ import pytest
 import kg
 from kg.cli import main
 from kg.engines import ENGINES
-from kg.errors import KgError, UserError
+from kg.errors import UserError
 from kg.pipeline import remove
 from kg.pipeline.folder import LOCK, staging_path
 from kg.pipeline.manifest import read_manifest
@@ -285,4 +285,3 @@ def test_a_held_lock_refuses_at_once(tmp_path):
     with build_lock(out):
         with pytest.raises(UserError, match="E306"):
             _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
-    assert not isinstance(KgError, type(None))
