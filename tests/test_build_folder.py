@@ -242,6 +242,8 @@ def test_a_failed_command_leaves_no_empty_folder(tmp_path, capsys):
     assert code == 2 and "E307" in _one_line(err) and not out.exists()
     code, _, err = _cli(capsys, "remove", str(out), "a1")
     assert code == 2 and not out.exists()
+    code, _, err = _cli(capsys, "build", str(tmp_path / "a.jsonl"), "--out", str(tmp_path / "x" / "y" / "z"), "--update")
+    assert code == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl"]
 
 
 def test_quiet_after_the_command(tmp_path, capsys):

@@ -109,7 +109,11 @@ def build_lock(out: Path) -> Iterator[None]:
     """
     from filelock import FileLock, Timeout
 
-    created = not out.exists()
+    top = None  # the outermost folder this call creates
+    for folder in (out, *out.parents):
+        if folder.exists():
+            break
+        top = folder
     out.mkdir(parents=True, exist_ok=True)
     lock_path = out / LOCK
     lock = FileLock(lock_path, timeout=0)
@@ -122,10 +126,13 @@ def build_lock(out: Path) -> Iterator[None]:
         yield
         failed = False
     finally:
-        if failed and created and os.listdir(out) == [LOCK]:
+        if failed and top is not None and os.listdir(out) == [LOCK]:
             lock_path.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):
-                out.rmdir()
+            with contextlib.suppress(OSError):  # stops at the first folder that is not empty
+                for folder in (out, *out.parents):
+                    folder.rmdir()
+                    if folder == top:
+                        break
         lock.release()
 
 
