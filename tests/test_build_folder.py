@@ -287,3 +287,49 @@ def test_a_held_lock_refuses_at_once(tmp_path):
     with build_lock(out):
         with pytest.raises(UserError, match="E306"):
             _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+
+
+# --- the swap without renameat2: two renames, and recovery after a kill between them ---------------
+
+
+def test_fallback_swap_and_recovery_between_its_two_renames(tmp_path, monkeypatch):
+    from kg.pipeline import folder
+
+    monkeypatch.setattr(folder, "_exchange", lambda a, b: False)  # a system without RENAME_EXCHANGE
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    _build([_papers(tmp_path / "b.jsonl", ["b1"])], out)
+    assert read_manifest(out).papers == ("b1",) and not folder._old_path(out).exists()
+
+    real_rename = os.rename
+    calls = []
+
+    def dies_after_the_first(source, target):
+        calls.append(target)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # killed between the two renames
+        real_rename(source, target)
+
+    monkeypatch.setattr(os, "rename", dies_after_the_first)
+    with pytest.raises(KeyboardInterrupt):
+        _build([_papers(tmp_path / "c.jsonl", ["c1"])], out)
+    monkeypatch.setattr(os, "rename", real_rename)
+    assert read_manifest(out).papers == ("b1",)  # the failed build put the old generation back at once
+    assert not folder._old_path(out).exists() and not folder.staging_path(out).exists()
+    _build([_papers(tmp_path / "d.jsonl", ["d1"])], out, update=True)
+    assert read_manifest(out).papers == ("b1", "d1")
+
+
+def test_recovery_prefers_a_complete_staged_generation(tmp_path):
+    from kg.pipeline import folder
+
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    staged = folder.staging_path(out)
+    import shutil
+
+    shutil.copytree(out, staged)
+    (staged / "graph.nt").write_bytes(b"")  # stands for the new generation
+    os.rename(out, folder._old_path(out))  # killed after the first rename of the fallback swap
+    folder.recover(out)
+    assert (out / "graph.nt").read_bytes() == b"" and not staged.exists() and not folder._old_path(out).exists()
