@@ -270,6 +270,14 @@ def test_a_linked_out_folder_stays_a_link(tmp_path):
     assert link.is_symlink() and read_manifest(real).papers == ("b1",)
 
 
+def test_out_may_be_the_current_folder(tmp_path, monkeypatch):
+    data = _papers(tmp_path / "a.jsonl", ["a1"])
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    _build([data], ".")
+    assert read_manifest(tmp_path / "here").papers == ("a1",)
+
+
 def test_lock_is_the_same_file_across_generations(tmp_path):
     out = tmp_path / "out"
     _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)

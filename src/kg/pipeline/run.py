@@ -49,9 +49,10 @@ def _transaction(out: Path) -> Iterator[None]:
 
 
 def _folder(out: str | Path) -> Path:
-    """The build folder itself: a link to a folder is followed, so the swap replaces the folder, not the link."""
+    """The build folder itself, absolute (``--out .`` has a parent to stage in); a link to a
+    folder is followed, so the swap replaces the folder, not the link."""
     path = Path(out)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    return Path(os.path.realpath(path) if path.is_symlink() else os.path.abspath(path))
 
 
 def _previous(out: Path) -> Manifest | None:
