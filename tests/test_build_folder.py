@@ -217,6 +217,20 @@ def test_write_failures_are_one_line_and_keep_the_previous_build(tmp_path, capsy
     assert (out / "graph.nt").read_bytes() == before and not staging_path(out).exists()
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_out_is_one_line(tmp_path, capsys):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    before = (out / "graph.nt").read_bytes()
+    data = _papers(tmp_path / "b.jsonl", ["b1"])
+    os.chmod(tmp_path, 0o555)  # the folder that holds --out cannot take a new generation
+    try:
+        code, _, err = _cli(capsys, "build", str(data), "--out", str(out))
+    finally:
+        os.chmod(tmp_path, 0o755)
+    assert code == 2 and "E320" in _one_line(err) and (out / "graph.nt").read_bytes() == before
+
+
 def test_dangling_links_fifos_and_odd_names_in_an_input_folder(tmp_path, capsys):
     indir = tmp_path / "in"
     indir.mkdir()
