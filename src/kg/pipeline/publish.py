@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.export.atomic import atomic_write
 from kg.pipeline.cache import json_text
-from kg.pipeline.folder import new_staging, recover, swap_in
+from kg.pipeline.folder import IRI_CHANGES, REJECTED, new_staging, recover, swap_in
 from kg.pipeline.manifest import MANIFEST, Manifest, write_manifest
 
 if TYPE_CHECKING:
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["IRI_CHANGES", "REJECTED", "publish", "read_rejections", "write_jsonl"]
 
-REJECTED = "rejected.jsonl"
-IRI_CHANGES = "iri-changes.jsonl"
 
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
