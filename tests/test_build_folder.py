@@ -16,7 +16,7 @@ import pytest
 import kg
 from kg.cli import main
 from kg.engines import ENGINES
-from kg.errors import KgError, UserError
+from kg.errors import UserError
 from kg.pipeline import remove
 from kg.pipeline.folder import LOCK, staging_path
 from kg.pipeline.manifest import read_manifest
@@ -217,6 +217,20 @@ def test_write_failures_are_one_line_and_keep_the_previous_build(tmp_path, capsy
     assert (out / "graph.nt").read_bytes() == before and not staging_path(out).exists()
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_out_is_one_line(tmp_path, capsys):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    before = (out / "graph.nt").read_bytes()
+    data = _papers(tmp_path / "b.jsonl", ["b1"])
+    os.chmod(tmp_path, 0o555)  # the folder that holds --out cannot take a new generation
+    try:
+        code, _, err = _cli(capsys, "build", str(data), "--out", str(out))
+    finally:
+        os.chmod(tmp_path, 0o755)
+    assert code == 2 and "E320" in _one_line(err) and (out / "graph.nt").read_bytes() == before
+
+
 def test_dangling_links_fifos_and_odd_names_in_an_input_folder(tmp_path, capsys):
     indir = tmp_path / "in"
     indir.mkdir()
@@ -242,6 +256,8 @@ def test_a_failed_command_leaves_no_empty_folder(tmp_path, capsys):
     assert code == 2 and "E307" in _one_line(err) and not out.exists()
     code, _, err = _cli(capsys, "remove", str(out), "a1")
     assert code == 2 and not out.exists()
+    code, _, err = _cli(capsys, "build", str(tmp_path / "a.jsonl"), "--out", str(tmp_path / "x" / "y" / "z"), "--update")
+    assert code == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl"]
 
 
 def test_quiet_after_the_command(tmp_path, capsys):
@@ -268,6 +284,14 @@ def test_a_linked_out_folder_stays_a_link(tmp_path):
     assert link.is_symlink() and read_manifest(real).papers == ("b1",)
 
 
+def test_out_may_be_the_current_folder(tmp_path, monkeypatch):
+    data = _papers(tmp_path / "a.jsonl", ["a1"])
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    _build([data], ".")
+    assert read_manifest(tmp_path / "here").papers == ("a1",)
+
+
 def test_lock_is_the_same_file_across_generations(tmp_path):
     out = tmp_path / "out"
     _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
@@ -285,4 +309,49 @@ def test_a_held_lock_refuses_at_once(tmp_path):
     with build_lock(out):
         with pytest.raises(UserError, match="E306"):
             _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
-    assert not isinstance(KgError, type(None))
+
+
+# --- the swap without renameat2: two renames, and recovery after a kill between them ---------------
+
+
+def test_fallback_swap_and_recovery_between_its_two_renames(tmp_path, monkeypatch):
+    from kg.pipeline import folder
+
+    monkeypatch.setattr(folder, "_exchange", lambda a, b: False)  # a system without RENAME_EXCHANGE
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    _build([_papers(tmp_path / "b.jsonl", ["b1"])], out)
+    assert read_manifest(out).papers == ("b1",) and not folder._old_path(out).exists()
+
+    real_rename = os.rename
+    calls = []
+
+    def dies_after_the_first(source, target):
+        calls.append(target)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # killed between the two renames
+        real_rename(source, target)
+
+    monkeypatch.setattr(os, "rename", dies_after_the_first)
+    with pytest.raises(KeyboardInterrupt):
+        _build([_papers(tmp_path / "c.jsonl", ["c1"])], out)
+    monkeypatch.setattr(os, "rename", real_rename)
+    assert read_manifest(out).papers == ("b1",)  # the failed build put the old generation back at once
+    assert not folder._old_path(out).exists() and not folder.staging_path(out).exists()
+    _build([_papers(tmp_path / "d.jsonl", ["d1"])], out, update=True)
+    assert read_manifest(out).papers == ("b1", "d1")
+
+
+def test_recovery_prefers_a_complete_staged_generation(tmp_path):
+    from kg.pipeline import folder
+
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    staged = folder.staging_path(out)
+    import shutil
+
+    shutil.copytree(out, staged)
+    (staged / "graph.nt").write_bytes(b"")  # stands for the new generation
+    os.rename(out, folder._old_path(out))  # killed after the first rename of the fallback swap
+    folder.recover(out)
+    assert (out / "graph.nt").read_bytes() == b"" and not staged.exists() and not folder._old_path(out).exists()

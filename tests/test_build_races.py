@@ -80,6 +80,31 @@ def test_two_builds_started_together_one_writes_the_other_exits_2(tmp_path, stub
         assert manifest.papers == (f"{winner}{round_}",) and manifest.generation == round_ + 1
 
 
+def _held(lock: Path) -> bool:
+    """Whether some process holds a ``flock`` on ``lock`` now (read from /proc/locks, without taking it)."""
+    try:
+        inode = os.stat(lock).st_ino
+    except FileNotFoundError:
+        return False
+    return any(line.split()[1] == "FLOCK" and line.split()[5].endswith(f":{inode}") for line in Path("/proc/locks").read_text().splitlines())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/locks")
+def test_the_losing_command_says_so_in_one_line(tmp_path):
+    out = tmp_path / "out"
+    env = {**os.environ, "KG_STUB_DELAY": "1"}
+    for round_ in range(3):
+        data = _jsonl(tmp_path / f"r{round_}.jsonl", [kg.model.Paper(id=f"r{round_}", abstract="We propose RaceNet.")])
+        command = [sys.executable, "-c", STUB_CLI, "build", str(data), "--out", str(out), "--engine", "stub", "-q"]
+        first = subprocess.Popen(command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
+        while first.poll() is None and not _held(out / LOCK):
+            time.sleep(0.01)  # until the first command holds the lock (it then "extracts" for a second)
+        second = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+        first.communicate(timeout=60)
+        assert (first.returncode, second.returncode) == (0, 2)
+        assert second.stderr.count("\n") == 1 and "E306" in second.stderr and "Traceback" not in second.stderr
+
+
 # --- kill -9 at random points of build, --update and remove ----------------------------------------
 
 

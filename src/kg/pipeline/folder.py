@@ -31,12 +31,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from kg.errors import UserError
+from kg.pipeline.cache import CACHE_DIR
+from kg.pipeline.manifest import MANIFEST, read_manifest
 
-__all__ = ["LOCK", "OWN_NAMES", "build_lock", "check_out", "foreign_names", "is_build_folder", "new_staging", "recover", "swap_in"]
+__all__ = ["LOCK", "OWN_NAMES", "build_lock", "check_out", "foreign_names", "is_build_folder", "new_staging", "recover",
+           "staging_path", "swap_in"]
 
 LOCK = ".kg.lock"
+REJECTED = "rejected.jsonl"
+IRI_CHANGES = "iri-changes.jsonl"
 #: Names a build writes into its folder besides the exporters' files.
-OWN_NAMES = frozenset({LOCK, "cache", "store", "manifest.json", "rejected.jsonl", "iri-changes.jsonl"})
+OWN_NAMES = frozenset({LOCK, CACHE_DIR, "store", MANIFEST, REJECTED, IRI_CHANGES})
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
@@ -52,7 +57,7 @@ def _old_path(out: Path) -> Path:
 
 def is_build_folder(folder: Path) -> bool:
     """Whether ``folder`` is a kg build folder (a build's lock, or a manifest beside a cache)."""
-    return (folder / LOCK).is_file() or ((folder / "manifest.json").is_file() and (folder / "cache").is_dir())
+    return (folder / LOCK).is_file() or ((folder / MANIFEST).is_file() and (folder / CACHE_DIR).is_dir())
 
 
 def foreign_names(out: Path) -> list[str]:
@@ -62,10 +67,8 @@ def foreign_names(out: Path) -> list[str]:
     (any export name for a manifest older than the ``files`` field); without
     a manifest, everything but the lock and the cache is foreign.
     """
-    from kg.pipeline.manifest import read_manifest
-
-    own = {LOCK, "cache"}
-    if (out / "manifest.json").exists():
+    own = {LOCK, CACHE_DIR}
+    if (out / MANIFEST).exists():
         from kg.export import EXPORTERS
 
         try:
@@ -109,7 +112,11 @@ def build_lock(out: Path) -> Iterator[None]:
     """
     from filelock import FileLock, Timeout
 
-    created = not out.exists()
+    top = None  # the outermost folder this call creates
+    for folder in (out, *out.parents):
+        if folder.exists():
+            break
+        top = folder
     out.mkdir(parents=True, exist_ok=True)
     lock_path = out / LOCK
     lock = FileLock(lock_path, timeout=0)
@@ -122,10 +129,13 @@ def build_lock(out: Path) -> Iterator[None]:
         yield
         failed = False
     finally:
-        if failed and created and os.listdir(out) == [LOCK]:
+        if failed and top is not None and os.listdir(out) == [LOCK]:
             lock_path.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):
-                out.rmdir()
+            with contextlib.suppress(OSError):  # stops at the first folder that is not empty
+                for folder in (out, *out.parents):
+                    folder.rmdir()
+                    if folder == top:
+                        break
         lock.release()
 
 
@@ -138,7 +148,7 @@ def recover(out: Path) -> None:
     staging, old = staging_path(out), _old_path(out)
     if not out.exists() and old.is_dir():
         # Killed between the two renames of the fallback swap: the staged generation is complete.
-        os.rename(staging if (staging / "manifest.json").is_file() else old, out)
+        os.rename(staging if (staging / MANIFEST).is_file() else old, out)
     for leftover in (staging, old):
         if leftover.is_dir():
             shutil.rmtree(leftover)
@@ -157,7 +167,7 @@ def new_staging(out: Path, *, keep: Iterable[str] = ()) -> Path:
     with contextlib.suppress(OSError):
         os.chmod(staging, os.stat(out).st_mode & 0o7777)
     os.link(out / LOCK, staging / LOCK)
-    for name in ("cache", *keep):
+    for name in (CACHE_DIR, *keep):
         if (out / name).exists():
             _link_tree(out / name, staging / name)
     return staging

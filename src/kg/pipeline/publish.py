@@ -7,6 +7,7 @@ and the staging folder is removed (or, after a kill, by the next build).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from collections.abc import Iterable, Sequence
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.export.atomic import atomic_write
 from kg.pipeline.cache import json_text
-from kg.pipeline.folder import new_staging, swap_in
+from kg.pipeline.folder import IRI_CHANGES, REJECTED, new_staging, recover, swap_in
 from kg.pipeline.manifest import MANIFEST, Manifest, write_manifest
 
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["IRI_CHANGES", "REJECTED", "publish", "read_rejections", "write_jsonl"]
 
-REJECTED = "rejected.jsonl"
-IRI_CHANGES = "iri-changes.jsonl"
 
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
@@ -73,5 +72,7 @@ def publish(out: Path, graph: KnowledgeGraph, manifest: Manifest, *, formats: Se
         swap_in(out, staging)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        with contextlib.suppress(OSError):  # the failure that matters is the one being raised
+            recover(out)  # puts the old generation back if the failure came between the fallback swap's renames
         raise
     return [out / name for name in exports]

@@ -49,9 +49,10 @@ def _transaction(out: Path) -> Iterator[None]:
 
 
 def _folder(out: str | Path) -> Path:
-    """The build folder itself: a link to a folder is followed, so the swap replaces the folder, not the link."""
+    """The build folder itself, absolute (``--out .`` has a parent to stage in); a link to a
+    folder is followed, so the swap replaces the folder, not the link."""
     path = Path(out)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    return Path(os.path.realpath(path) if path.is_symlink() else os.path.abspath(path))
 
 
 def _previous(out: Path) -> Manifest | None:
@@ -125,12 +126,11 @@ def build(
         cache = FolderCache(out / CACHE_DIR)
         existing: dict[str, tuple[Paper, Extraction]] = {}
         old_rejections: list[dict] = []
-        if update and previous is not None:
+        if update and previous is not None:  # start from the folder's papers, rejections and settings
             existing = load_existing(cache, previous.cache_keys, out)
             old_rejections = read_rejections(out)
             min_confidence = previous.min_confidence if min_confidence is None else min_confidence
-            spacy_model = spacy_model or previous.spacy_model
-            scierc_model = scierc_model or previous.scierc_model
+            spacy_model, scierc_model = spacy_model or previous.spacy_model, scierc_model or previous.scierc_model
         progress("read", 0, None)
         new_papers = read_papers(inputs, out, input_format, report, {i: p.abstract for i, (p, _) in existing.items()}, warn)
         report.seconds["read"] = time.perf_counter() - started
