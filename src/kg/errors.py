@@ -47,6 +47,10 @@ MESSAGES: dict[str, str] = {
     "E309": "{count} document(s) rejected and --strict is set; see {path}",
     "E310": "unknown paper id(s): {ids}",
     "E311": "invalid option: {reason}",
+    # Analysis and reports (E39x)
+    "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg[analysis]'",
+    "E391": "cannot write the report to {path}: the folder {folder} does not exist",
+    "E392": "unknown entity type {name!r}: choose one of {choices}",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }

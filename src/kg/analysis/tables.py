@@ -1,0 +1,209 @@
+"""Tables a surveyor asks for: what is used most, leaderboards, co-occurrence, gaps, trends.
+
+Every function takes a loaded graph (:func:`kg.load`) and returns a pandas
+DataFrame; each starts from one query in :mod:`kg.analysis.queries`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kg.analysis.queries import COOCCURRENCE, ENTITIES, LEADERBOARD, METHOD_DATASET, PAPERS_PER_YEAR, TASK_GAPS, TRENDS, USAGE, frame
+from kg.errors import UserError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from kg.store import KnowledgeGraph
+
+__all__ = ["cooccurrence", "leaderboard", "method_dataset_matrix", "papers_per_year", "task_gaps", "top_entities", "trends", "usage"]
+
+ENTITY_TYPES = ("Method", "Task", "Dataset", "Metric")
+
+
+def _check_type(kind: str | None) -> None:
+    if kind is not None and kind not in ENTITY_TYPES:
+        raise UserError("E392", name=kind, choices=", ".join(ENTITY_TYPES))
+
+
+def _ranked(totals: pd.Series) -> pd.Series:
+    """``totals`` largest first, ties in index order, so that results never depend on row order.
+
+    >>> import pandas as pd
+    >>> _ranked(pd.Series({"b": 1, "a": 1, "c": 2})).index.tolist()
+    ['c', 'a', 'b']
+    """
+    return totals.sort_index(kind="stable").sort_values(ascending=False, kind="stable")
+
+
+def usage(graph: KnowledgeGraph, kind: str | None = None) -> pd.DataFrame:
+    """Every entity (of class ``kind``, or all) with the number of papers that mention it, most used first.
+
+    Columns: ``entity`` (IRI), ``type``, ``label``, ``papers``.
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> usage(tiny_graph(), "Dataset")[["label", "papers"]].values.tolist()
+    [['ImageNet', 2], ['SQuAD', 2], ['GLUE', 1]]
+    """
+    _check_type(kind)
+    table = frame(graph, USAGE, ["entity", "type", "label", "papers"])
+    if kind is not None:
+        table = table[table.type == kind]
+    return table.sort_values(["papers", "label", "entity"], ascending=[False, True, True], kind="stable").reset_index(drop=True)
+
+
+def top_entities(graph: KnowledgeGraph, kind: str, n: int = 10) -> pd.DataFrame:
+    """The ``n`` most mentioned entities of class ``kind`` (``Task``, ``Dataset``, ``Metric``, ``Method``).
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> top_entities(tiny_graph(), "Task", 1).label.tolist()
+    ['question answering']
+    """
+    return usage(graph, kind).head(n)
+
+
+def leaderboard(graph: KnowledgeGraph, task: str | None = None) -> pd.DataFrame:
+    """Methods per task, with the datasets and metrics each method is evaluated with.
+
+    One row per (task, method): ``task``, ``method`` (labels), ``papers`` (papers
+    stating that the method addresses the task), ``datasets`` and ``metrics``
+    (sorted labels). Datasets and metrics belong to the method, not to the
+    pair: an abstract seldom says which of a method's tasks a benchmark was
+    for. Rows are grouped by task, methods with most evidence first.
+    ``task`` keeps one task (by label, case-insensitive).
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> board = leaderboard(tiny_graph(), "Question Answering")
+    >>> board[["method", "papers", "datasets", "metrics"]].values.tolist()
+    [['BERT', 3, ['SQuAD'], ['F1']], ['GPT', 2, ['GLUE'], []]]
+    """
+    import pandas as pd
+
+    rows = frame(graph, LEADERBOARD, ["task", "taskLabel", "method", "methodLabel", "papers", "relation", "targetLabel"])
+    if task is not None:
+        rows = rows[rows.taskLabel.str.lower() == task.lower()]
+    columns = ["task", "method", "papers", "datasets", "metrics"]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+
+    def targets(relation: str) -> pd.Series:
+        chosen = rows[rows.relation == relation]
+        return chosen.groupby(["task", "method"]).targetLabel.agg(lambda labels: sorted(set(labels)))
+
+    board = rows.groupby(["task", "method"]).agg(taskLabel=("taskLabel", "first"), methodLabel=("methodLabel", "first"), papers=("papers", "first"))
+    board["datasets"] = targets("evaluatedOn")
+    board["metrics"] = targets("measuredBy")
+    for column in ("datasets", "metrics"):
+        board[column] = board[column].map(lambda v: v if isinstance(v, list) else [])
+    board = board.reset_index(drop=True).rename(columns={"taskLabel": "task", "methodLabel": "method"})
+    board["_evaluated"] = board.datasets.map(len) + board.metrics.map(len)
+    board = board.sort_values(["task", "papers", "_evaluated", "method"], ascending=[True, False, False, True], kind="stable")
+    return board[columns].reset_index(drop=True)
+
+
+def method_dataset_matrix(graph: KnowledgeGraph, tasks: int = 3, methods: int = 20, datasets: int = 15) -> pd.DataFrame:
+    """Methods × datasets for the ``tasks`` tasks with most such evaluations: papers per cell.
+
+    Rows are the ``methods`` methods with most evaluations, columns the
+    ``datasets`` most used datasets; a cell counts the papers stating that the
+    method is evaluated on the dataset (0 where none does).
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> method_dataset_matrix(tiny_graph(), tasks=2).to_dict()
+    {'ImageNet': {'BERT': 0, 'ResNet': 2, 'GPT': 0, 'ViT': 1}, 'SQuAD': {'BERT': 2, 'ResNet': 0, 'GPT': 0, 'ViT': 0}, 'GLUE': {'BERT': 0, 'ResNet': 0, 'GPT': 1, 'ViT': 0}}
+    """
+    import pandas as pd
+
+    rows = frame(graph, METHOD_DATASET, ["task", "taskLabel", "method", "methodLabel", "dataset", "datasetLabel", "papers"])
+    if rows.empty:
+        return pd.DataFrame()
+    busiest = _ranked(rows.groupby("task").papers.sum()).head(tasks).index
+    rows = rows[rows.task.isin(busiest)].drop_duplicates(["method", "dataset"])
+    keep_methods = _ranked(rows.groupby("methodLabel").papers.sum()).head(methods).index
+    keep_datasets = _ranked(rows.groupby("datasetLabel").papers.sum()).head(datasets).index
+    rows = rows[rows.methodLabel.isin(keep_methods) & rows.datasetLabel.isin(keep_datasets)]
+    matrix = rows.pivot_table(index="methodLabel", columns="datasetLabel", values="papers", aggfunc="sum", fill_value=0)
+    matrix = matrix.loc[_ranked(matrix.sum(axis=1)).index, _ranked(matrix.sum(axis=0)).index]
+    matrix.index.name, matrix.columns.name = "method", "dataset"
+    return matrix
+
+
+def cooccurrence(graph: KnowledgeGraph, min_papers: int = 1) -> pd.DataFrame:
+    """Pairs of entities named in the same abstracts, with the number of papers they share.
+
+    Columns ``a``, ``b`` (IRIs, ``a < b``), their ``a_label``, ``a_type``,
+    ``b_label``, ``b_type`` and ``papers``; pairs sharing fewer than
+    ``min_papers`` papers are left out. Most shared first.
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> pairs = cooccurrence(tiny_graph(), min_papers=3)
+    >>> pairs[["a_label", "b_label", "papers"]].values.tolist()
+    [['BERT', 'question answering', 4]]
+    """
+    pairs = frame(graph, COOCCURRENCE, ["a", "b", "papers"])
+    pairs = pairs[pairs.papers >= min_papers]
+    names = frame(graph, ENTITIES, ["entity", "type", "label"]).set_index("entity")
+    pairs = pairs[pairs.a.isin(names.index) & pairs.b.isin(names.index)]
+    for end in ("a", "b"):
+        pairs[f"{end}_label"] = pairs[end].map(names.label)
+        pairs[f"{end}_type"] = pairs[end].map(names.type)
+    pairs = pairs.sort_values(["papers", "a_label", "b_label", "a", "b"], ascending=[False, True, True, True, True], kind="stable")
+    return pairs[["a", "b", "a_label", "a_type", "b_label", "b_type", "papers"]].reset_index(drop=True)
+
+
+def task_gaps(graph: KnowledgeGraph, min_papers: int = 2) -> pd.DataFrame:
+    """Tasks that many papers mention but few datasets serve: candidates for new benchmarks.
+
+    Columns ``task``, ``label``, ``papers``, ``methods`` (addressing it),
+    ``datasets`` (those methods are evaluated on) and ``gap`` =
+    ``papers / (datasets + 1)``, largest gap first. Tasks mentioned by fewer
+    than ``min_papers`` papers are left out.
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> task_gaps(tiny_graph())[["label", "papers", "datasets", "gap"]].values.tolist()
+    [['question answering', 4, 2, 1.3333333333333333], ['image classification', 2, 1, 1.0]]
+    """
+    gaps = frame(graph, TASK_GAPS, ["task", "label", "papers", "methods", "datasets"])
+    gaps = gaps[gaps.papers >= min_papers].copy()
+    gaps["gap"] = gaps.papers / (gaps.datasets + 1)
+    return gaps.sort_values(["gap", "papers", "label", "task"], ascending=[False, False, True, True], kind="stable").reset_index(drop=True)
+
+
+def papers_per_year(graph: KnowledgeGraph) -> pd.DataFrame:
+    """Dated papers per year (``year``, ``papers``); empty when no paper has a date.
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> papers_per_year(tiny_graph()).values.tolist()
+    [[2020, 2], [2021, 2], [2022, 2]]
+    """
+    return frame(graph, PAPERS_PER_YEAR, ["year", "papers"]).astype({"year": "int64", "papers": "int64"})
+
+
+def trends(graph: KnowledgeGraph, kind: str = "Task", top: int = 8) -> pd.DataFrame:
+    """How often the ``top`` most mentioned entities of class ``kind`` appear, year by year.
+
+    Long format: ``year``, ``label``, ``papers`` (dated papers that year
+    mentioning it) and ``share`` (of that year's dated papers); years where
+    an entity is absent have ``papers`` 0. Empty when no paper has a date.
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> trends(tiny_graph(), "Task", top=1)[["year", "label", "share"]].values.tolist()
+    [[2020, 'question answering', 1.0], [2021, 'question answering', 1.0], [2022, 'question answering', 0.0]]
+    """
+    import pandas as pd
+
+    _check_type(kind)
+    rows = frame(graph, TRENDS, ["year", "entity", "type", "label", "papers"])
+    rows = rows[rows.type == kind]
+    years = papers_per_year(graph).set_index("year").papers
+    if rows.empty or years.empty:
+        return pd.DataFrame(columns=["year", "entity", "label", "papers", "share"])
+    totals = rows.groupby(["entity", "label"]).papers.sum().reset_index().sort_values(["papers", "label"], ascending=[False, True], kind="stable")
+    chosen = totals.head(top)[["entity", "label"]]
+    grid = chosen.merge(pd.DataFrame({"year": years.index}), how="cross")
+    table = grid.merge(rows[["year", "entity", "papers"]], on=["year", "entity"], how="left").fillna({"papers": 0})
+    table["papers"] = table.papers.astype("int64")
+    table["share"] = table.papers / table.year.map(years)
+    order = {entity: i for i, entity in enumerate(chosen.entity)}
+    table = table.sort_values(["year", "entity"], key=lambda col: col.map(order) if col.name == "entity" else col, kind="stable")
+    return table[["year", "entity", "label", "papers", "share"]].reset_index(drop=True)
