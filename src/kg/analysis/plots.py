@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["bar_chart", "community_map", "heat_map", "histogram", "marks", "support_bars", "trend_lines"]
+__all__ = ["bar_chart", "community_map", "empty_reason", "heat_map", "histogram", "marks", "support_bars", "trend_lines"]
 
 _PALETTE = "tab20"
+_EMPTY = "empty: "
 
 
 def _figure(width: float = 7.0, height: float = 4.0) -> Figure:
@@ -29,11 +30,23 @@ def _figure(width: float = 7.0, height: float = 4.0) -> Figure:
 
 
 def _empty(fig: Figure, title: str, why: str) -> Figure:
+    fig.set_label(_EMPTY + why)
     ax = fig.add_subplot()
     ax.set_title(title)
     ax.text(0.5, 0.5, why, ha="center", va="center", transform=ax.transAxes, color="0.4")
     ax.set_axis_off()
     return fig
+
+
+def empty_reason(fig: Figure) -> str | None:
+    """Why ``fig`` draws nothing (``"no data"``, ``"no paper has a date..."``), or ``None`` if it draws.
+
+    >>> import pandas as pd
+    >>> empty_reason(bar_chart(pd.DataFrame(), "Top")), empty_reason(bar_chart(pd.DataFrame({"label": ["a"], "papers": [1]}), "Top"))
+    ('no data', None)
+    """
+    label = fig.get_label()
+    return label[len(_EMPTY):] if label.startswith(_EMPTY) else None
 
 
 def marks(fig: Figure) -> int:

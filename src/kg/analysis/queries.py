@@ -9,7 +9,8 @@ Nothing here builds SPARQL from strings: the texts are constants.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from kg.store.namespace import VOCAB
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
     from kg.store import KnowledgeGraph
 
-__all__ = ["COOCCURRENCE", "CONFIDENCES", "ENTITIES", "FACT_SUPPORT", "LEADERBOARD", "MENTIONS", "METHOD_DATASET", "PAPERS_PER_YEAR", "TASK_GAPS", "TRENDS", "USAGE", "frame", "local_name"]
+__all__ = ["COOCCURRENCE", "CONFIDENCES", "ENTITIES", "FACT_SUPPORT", "LEADERBOARD", "MENTIONS", "METHOD_DATASET", "METHOD_TARGETS", "METHOD_TASKS", "PAPERS_PER_YEAR", "TASK_GAPS", "TRENDS", "USAGE", "frame", "local_name"]
 
 #: Every entity (not papers) with its class and label.
 ENTITIES = """
@@ -63,21 +64,27 @@ SELECT ?relation ?confidence WHERE {
   ?statement a rdf:Statement ; rdf:predicate ?relation ; kg:confidence ?confidence .
 }"""
 
-#: Methods per task (with the papers stating it) and the datasets and metrics each method is evaluated with.
-LEADERBOARD = """
-SELECT ?task ?taskLabel ?method ?methodLabel ?papers ?relation ?targetLabel WHERE {
+#: Methods per task, with the papers stating that the method addresses the task.
+METHOD_TASKS = """
+SELECT ?task ?taskLabel ?method ?methodLabel ?papers WHERE {
   { SELECT ?method ?task (COUNT(DISTINCT ?paper) AS ?papers) WHERE {
       ?statement rdf:subject ?method ; rdf:predicate kg:addresses ; rdf:object ?task ;
                  prov:wasDerivedFrom ?paper .
     } GROUP BY ?method ?task }
   ?task rdfs:label ?taskLabel . ?method rdfs:label ?methodLabel .
-  OPTIONAL {
-    VALUES ?relation { kg:evaluatedOn kg:measuredBy }
-    ?method ?relation ?target . ?target rdfs:label ?targetLabel .
-  }
 }"""
 
-#: For each task, the methods addressing it and the datasets they are evaluated on, with support.
+#: The datasets and metrics each method is evaluated with.
+METHOD_TARGETS = """
+SELECT ?method ?relation ?targetLabel WHERE {
+  VALUES ?relation { kg:evaluatedOn kg:measuredBy }
+  ?method ?relation ?target . ?target rdfs:label ?targetLabel .
+}"""
+
+#: The leaderboard's two queries, as the report shows them.
+LEADERBOARD = "# 1. methods per task\n" + METHOD_TASKS.strip() + "\n\n# 2. the datasets and metrics of each method\n" + METHOD_TARGETS.strip()
+
+#: For each task (bind ?task to choose one), the methods addressing it and the datasets they are evaluated on, with support.
 METHOD_DATASET = """
 SELECT ?task ?taskLabel ?method ?methodLabel ?dataset ?datasetLabel (COUNT(DISTINCT ?paper) AS ?papers) WHERE {
   ?method kg:addresses ?task .
@@ -127,10 +134,11 @@ def local_name(iri: str) -> str:
     return iri[len(VOCAB):] if iri.startswith(VOCAB) else iri
 
 
-def frame(graph: KnowledgeGraph, sparql: str, columns: list[str], *, local: tuple[str, ...] = ("type", "relation")) -> pd.DataFrame:
+def frame(graph: KnowledgeGraph, sparql: str, columns: list[str], *, local: tuple[str, ...] = ("type", "relation"), bindings: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Run ``sparql`` and return its rows as a DataFrame with ``columns``, even when there are none.
 
-    Columns named in ``local`` (vocabulary IRIs) are shortened to their local names.
+    Columns named in ``local`` (vocabulary IRIs) are shortened to their local names;
+    ``bindings`` are passed to :meth:`~kg.store.KnowledgeGraph.select` (values, never query text).
 
     >>> from kg.analysis.sample import tiny_graph
     >>> sorted(frame(tiny_graph(), ENTITIES, ["entity", "type", "label"]).type.value_counts().items())
@@ -138,7 +146,7 @@ def frame(graph: KnowledgeGraph, sparql: str, columns: list[str], *, local: tupl
     """
     import pandas as pd
 
-    table = pd.DataFrame(graph.select(sparql), columns=columns)
+    table = pd.DataFrame(graph.select(sparql, bindings), columns=columns)
     for column in local:
         if column in table:
             table[column] = table[column].map(local_name, na_action="ignore")

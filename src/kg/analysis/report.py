@@ -32,7 +32,10 @@ if TYPE_CHECKING:
 
     from kg.store import KnowledgeGraph
 
-__all__ = ["Plot", "Table", "render_report", "report_sections", "write_report"]
+__all__ = ["Plot", "Table", "load_build", "missing_module", "render_report", "report_sections", "write_report"]
+
+#: What the report needs beyond the core install (the ``analysis`` extra).
+REPORT_MODULES = ("pandas", "matplotlib")
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def report_sections(graph: KnowledgeGraph, build_dir: str | Path | None = None, 
             Plot(f"top-{noun}", f"Most mentioned {noun}", f"The {top} {noun} named by most abstracts (rows of type kg:{kind}).", queries.USAGE, plots.bar_chart(top_entities(graph, kind, top), f"Most mentioned {noun}"))
         )
     sections.append(
-        Plot("method-dataset", "Methods × datasets for the top tasks", "Papers stating that a method addressing one of the three busiest tasks is evaluated on a dataset.", queries.METHOD_DATASET, plots.heat_map(method_dataset_matrix(graph, tasks=3, methods=20, datasets=top), "Methods × datasets for the top tasks"))
+        Plot("method-dataset", "Methods × datasets for the top tasks", "Papers stating that a method is evaluated on a dataset, for the methods of the three tasks most methods address (bind ?task to one of them).", queries.METHOD_DATASET, plots.heat_map(method_dataset_matrix(graph, tasks=3, methods=20, datasets=top), "Methods × datasets for the top tasks"))
     )
     board = leaderboard(graph)
     if not board.empty:
@@ -178,10 +181,13 @@ def render_report(sections: list[Plot | Table], title: str, summary: dict[str, s
     for section in sections:
         if isinstance(section, Plot):
             drawn = plots.marks(section.figure)
+            empty = plots.empty_reason(section.figure)
+            note = f' data-empty="{html.escape(empty)}"' if empty else ""
+            caption = section.caption + (f" Nothing to draw: {empty}." if empty else "")
             parts.append(
-                f'<figure id="{section.name}" data-plot="{section.name}" data-title="{html.escape(section.title)}" data-marks="{drawn}">'
+                f'<figure id="{section.name}" data-plot="{section.name}" data-title="{html.escape(section.title)}" data-marks="{drawn}"{note}>'
                 f"<h2>{html.escape(section.title)}</h2>{_svg(section.figure)}"
-                f"<figcaption>{html.escape(section.caption)}</figcaption>{_query_block(section.name, section.sparql)}</figure>"
+                f"<figcaption>{html.escape(caption)}</figcaption>{_query_block(section.name, section.sparql)}</figure>"
             )
         else:
             body = _fill(section.data).to_html(index=False, border=0, escape=True) if not section.data.empty else "<p>none</p>"
@@ -207,12 +213,41 @@ def _summary(graph: KnowledgeGraph, share: float) -> dict[str, str]:
 _UNSAFE_NAME = re.compile(r"[^\w.-]")
 
 
-def write_report(build_dir: str | Path, out: str | Path, *, title: str | None = None) -> Path:
+def missing_module(modules: tuple[str, ...] | None = None) -> str | None:
+    """The first of ``modules`` (default :data:`REPORT_MODULES`) that is not installed, or ``None``.
+
+    >>> missing_module(("json", "no_such_module_kg"))
+    'no_such_module_kg'
+    """
+    import importlib.util
+
+    modules = REPORT_MODULES if modules is None else modules
+    return next((name for name in modules if importlib.util.find_spec(name) is None), None)
+
+
+def load_build(build_dir: str | Path) -> KnowledgeGraph:
+    """The graph of a build folder, refusing a folder that is not one (``E307``) rather than opening it as a store.
+
+    >>> import tempfile
+    >>> load_build(tempfile.mkdtemp())
+    Traceback (most recent call last):
+    ...
+    kg.errors.UserError: E307: ... is not a kg build folder (no manifest.json): build it first with `kg build INPUT --out ...`
+    """
+    from kg.store import load
+
+    folder = Path(build_dir)
+    if folder.is_dir() and not any((folder / name).exists() for name in ("graph.nt", "manifest.json", "store")):
+        raise UserError("E307", path=folder)
+    return load(folder)
+
+
+def write_report(build_dir: str | Path, out: str | Path, *, title: str | None = None, graph: KnowledgeGraph | None = None) -> Path:
     """Write the report of the build in ``build_dir`` to ``out`` (atomically); return ``out``.
 
-    Raises :class:`~kg.errors.UserError` ``E301`` when there is no graph in
-    ``build_dir`` and ``E391`` when ``out``'s folder does not exist; nothing
-    is written then.
+    Raises :class:`~kg.errors.UserError` ``E301``/``E307`` when there is no
+    graph in ``build_dir`` and ``E391`` when ``out``'s folder does not exist;
+    nothing is written then. ``graph`` saves loading the build again.
 
     >>> import tempfile, pathlib
     >>> from kg.analysis.sample import tiny_graph
@@ -222,12 +257,10 @@ def write_report(build_dir: str | Path, out: str | Path, *, title: str | None = 
     >>> write_report(folder, folder / "report.html").read_text(encoding="utf-8").count('data-plot="')
     8
     """
-    from kg.store import load
-
     out = Path(out)
     if not out.parent.is_dir():
         raise UserError("E391", path=out, folder=out.parent)
-    graph = load(build_dir)
+    graph = graph if graph is not None else load_build(build_dir)
     sections = report_sections(graph, build_dir)
     name = title or f"kg report: {Path(build_dir).resolve().name}"
     page = render_report(sections, name, _summary(graph, support_share(graph)))

@@ -119,8 +119,9 @@ def synthetic_graph(nodes: int = 50_000, *, seed: int = 0, facts_per_paper: int 
 
     def pick(kind: str, group: int) -> str:
         pool = pools[kind]
-        # Zipf-like popularity within the paper's topical group, with some cross-group traffic.
-        rank = min(len(pool) - 1, int(rng.paretovariate(1.2)) - 1)
+        # Half the picks follow a Zipf-like popularity (a few crowded entities), half are
+        # uniform (the long tail that names one paper each); 90 % stay in the paper's group.
+        rank = min(len(pool) - 1, int(rng.paretovariate(1.2)) - 1) if rng.random() < 0.5 else rng.randrange(len(pool))
         home = group if rng.random() < 0.9 else rng.randrange(groups)
         return pool[(rank * groups + home) % len(pool)]
 
