@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from kg.store import KnowledgeGraph
 
-__all__ = ["COOCCURRENCE", "CONFIDENCES", "ENTITIES", "FACT_SUPPORT", "LEADERBOARD", "MENTIONS", "METHOD_DATASET", "METHOD_TARGETS", "METHOD_TASKS", "PAPERS_PER_YEAR", "TASK_GAPS", "TRENDS", "USAGE", "frame", "local_name"]
+__all__ = ["COOCCURRENCE", "CONFIDENCES", "ENTITIES", "FACT_SUPPORT", "LEADERBOARD", "MENTIONS", "METHOD_DATASET", "METHOD_TARGETS", "METHOD_TASKS", "PAPERS_PER_YEAR", "RELATIONS", "TASK_GAPS", "TRENDS", "USAGE", "frame", "local_name"]
 
 #: Every entity (not papers) with its class and label.
 ENTITIES = """
@@ -57,6 +57,13 @@ SELECT ?subject ?relation ?object (COUNT(DISTINCT ?paper) AS ?support) (MAX(?c) 
   ?statement a rdf:Statement ; rdf:subject ?subject ; rdf:predicate ?relation ;
              rdf:object ?object ; prov:wasDerivedFrom ?paper ; kg:confidence ?c .
 } GROUP BY ?subject ?relation ?object"""
+
+#: Every fact between two things, as its direct triple (no support: the fast way to know who is linked).
+RELATIONS = """
+SELECT ?subject ?relation ?object WHERE {
+  VALUES ?relation { kg:addresses kg:evaluatedOn kg:measuredBy kg:outperforms kg:uses kg:comparedWith kg:subtypeOf }
+  ?subject ?relation ?object .
+}"""
 
 #: The confidence of every fact as stated by one paper.
 CONFIDENCES = """
