@@ -29,6 +29,16 @@ def _figure(width: float = 7.0, height: float = 4.0) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def _short(value: object, most: int = 40) -> str:
+    """``value`` as text of at most ``most`` characters, an ellipsis marking a cut.
+
+    >>> _short("a" * 50, 10)
+    'aaaaaaaaa…'
+    """
+    text = str(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def _empty(fig: Figure, title: str, why: str) -> Figure:
     fig.set_label(_EMPTY + why)
     ax = fig.add_subplot()
@@ -82,7 +92,7 @@ def bar_chart(table: pd.DataFrame, title: str, *, value: str = "papers", label: 
     if table.empty:
         return _empty(fig, title, "no data")
     ax = fig.add_subplot()
-    labels = [str(v) if len(str(v)) <= 40 else str(v)[:39] + "…" for v in table[label]]
+    labels = [_short(v) for v in table[label]]
     ax.barh(range(len(table)), table[value], color="#4c72b0")
     ax.set_yticks(range(len(table)), labels)
     ax.invert_yaxis()
@@ -101,13 +111,13 @@ def heat_map(matrix: pd.DataFrame, title: str) -> Figure:
     >>> fig.axes[0].get_title(), marks(fig)
     ('Methods × datasets', 12)
     """
-    fig = _figure(max(5.0, 0.45 * matrix.shape[1] + 3.0), max(3.0, 0.32 * matrix.shape[0] + 2.0))
+    fig = _figure(max(6.0, 0.4 * matrix.shape[1] + 4.5), max(3.5, 0.3 * matrix.shape[0] + 2.5))
     if matrix.empty:
         return _empty(fig, title, "no method is evaluated on a dataset")
     ax = fig.add_subplot()
     image = ax.imshow(matrix.to_numpy(), cmap="Blues", aspect="auto", vmin=0)
-    ax.set_xticks(range(matrix.shape[1]), [str(c) for c in matrix.columns], rotation=45, ha="right")
-    ax.set_yticks(range(matrix.shape[0]), [str(i) for i in matrix.index])
+    ax.set_xticks(range(matrix.shape[1]), [_short(c, 25) for c in matrix.columns], rotation=45, ha="right")
+    ax.set_yticks(range(matrix.shape[0]), [_short(i) for i in matrix.index])
     high = matrix.to_numpy().max()
     for (row, column), count in zip(((r, c) for r in range(matrix.shape[0]) for c in range(matrix.shape[1])), matrix.to_numpy().ravel()):
         if count:

@@ -61,16 +61,18 @@ class Table:
 
 
 def _fill(table: pd.DataFrame) -> pd.DataFrame:
-    """Lists become ``; ``-joined text and floats get three decimals, for display.
+    """Lists become ``; ``-joined text, counts by name ``12 Method, 3 Task``, floats three decimals.
 
     >>> import pandas as pd
-    >>> _fill(pd.DataFrame({"a": [["x", "y"]], "b": [0.12345]})).values.tolist()
-    [['x; y', '0.123']]
+    >>> _fill(pd.DataFrame({"a": [["x", "y"]], "b": [0.12345], "c": [{"Method": 12, "Task": 3}]})).values.tolist()
+    [['x; y', '0.123', '12 Method, 3 Task']]
     """
     shown = table.copy()
     for column in shown.columns:
         if shown[column].map(lambda v: isinstance(v, list)).any():
             shown[column] = shown[column].map(lambda v: "; ".join(map(str, v)) if isinstance(v, list) else v)
+        elif shown[column].map(lambda v: isinstance(v, dict)).any():
+            shown[column] = shown[column].map(lambda v: ", ".join(f"{n} {k}" for k, n in v.items()) if isinstance(v, dict) else v)
         elif shown[column].dtype.kind == "f":
             shown[column] = shown[column].map(lambda v: f"{v:.3f}")
     return shown
@@ -96,13 +98,15 @@ def report_sections(graph: KnowledgeGraph, build_dir: str | Path | None = None, 
             Plot(f"top-{noun}", f"Most mentioned {noun}", f"The {top} {noun} named by most abstracts (rows of type kg:{kind}).", queries.USAGE, plots.bar_chart(top_entities(graph, kind, top), f"Most mentioned {noun}"))
         )
     sections.append(
-        Plot("method-dataset", "Methods × datasets for the top tasks", "Papers stating that a method is evaluated on a dataset, for the methods of the three tasks most methods address (bind ?task to one of them).", queries.METHOD_DATASET, plots.heat_map(method_dataset_matrix(graph, tasks=3, methods=20, datasets=top), "Methods × datasets for the top tasks"))
+        Plot("method-dataset", "Methods × datasets for the top tasks", "Papers stating that a method is evaluated on a dataset, for the three tasks with most methods evaluated on one (the query gives every task).", queries.METHOD_DATASET, plots.heat_map(method_dataset_matrix(graph, tasks=3, methods=20, datasets=top), "Methods × datasets for the top tasks"))
     )
     board = leaderboard(graph)
+    board = board[(board.datasets.map(len) + board.metrics.map(len)) > 0]
     if not board.empty:
-        busiest = board.groupby("task").papers.sum().sort_values(ascending=False, kind="stable").head(3).index
-        board = board[board.task.isin(busiest)].groupby("task", sort=False).head(5)
-    sections.append(Table("leaderboard", "Leaderboard of the busiest tasks", "Methods per task (papers stating it), with the datasets and metrics each method is evaluated with.", queries.LEADERBOARD, board))
+        busiest = board.groupby("task").size().sort_index().sort_values(ascending=False, kind="stable").head(3).index
+        board = board[board.task.isin(busiest)].groupby("task", sort=False).head(8)
+    caption = "Methods per task (papers stating it) with the datasets and metrics each is evaluated with, for the three tasks with most evaluated methods."
+    sections.append(Table("leaderboard", "Leaderboard of the busiest tasks", caption, queries.LEADERBOARD, board))
     sections.append(
         Plot("communities", "Communities of entities", f"Louvain communities (seed {seed}) of the graph linking entities named in the same abstract; the best-connected members of the largest ones.", queries.COOCCURRENCE, plots.community_map(G, found, "Communities of entities", seed=seed))
     )

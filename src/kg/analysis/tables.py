@@ -114,7 +114,7 @@ def leaderboard(graph: KnowledgeGraph, task: str | None = None) -> pd.DataFrame:
 def method_dataset_matrix(graph: KnowledgeGraph, tasks: int = 3, methods: int = 20, datasets: int = 15) -> pd.DataFrame:
     """Methods × datasets for the ``tasks`` busiest tasks: papers per cell.
 
-    The tasks are those most methods address. Rows are the ``methods``
+    The tasks are those with most methods evaluated on a dataset. Rows are the ``methods``
     methods with most evaluations, columns the
     ``datasets`` most used datasets; a cell counts the papers stating that the
     method is evaluated on the dataset (0 where none does).
@@ -128,8 +128,11 @@ def method_dataset_matrix(graph: KnowledgeGraph, tasks: int = 3, methods: int = 
     pairs = frame(graph, METHOD_TASKS, ["task", "taskLabel", "method", "methodLabel", "papers"])
     if pairs.empty:
         return pd.DataFrame()
-    # The busiest tasks first (most methods), then one query per task: joining every task's
-    # methods with every method's datasets at once multiplies a busy method's rows.
+    # The tasks with most methods evaluated on some dataset, then one query per task: joining
+    # every task's methods with every method's datasets at once multiplies a busy method's rows.
+    targets = frame(graph, METHOD_TARGETS, ["method", "relation", "targetLabel"])
+    evaluated = set(targets[targets.relation == "evaluatedOn"].method)
+    pairs = pairs[pairs.method.isin(evaluated)]
     busiest = _ranked(pairs.groupby("task").method.nunique()).head(tasks).index
     columns = ["task", "taskLabel", "method", "methodLabel", "dataset", "datasetLabel", "papers"]
     found = [frame(graph, METHOD_DATASET, columns, bindings={"task": _node(t)}) for t in busiest]
