@@ -34,8 +34,12 @@ if TYPE_CHECKING:
 __all__ = ["annotated_graph", "write_gexf", "write_graphml"]
 
 
-def annotated_graph(graph: KnowledgeGraph, *, seed: int = 0) -> nx.Graph:
+def annotated_graph(graph: KnowledgeGraph, *, seed: int = 0, samples: int = 16) -> nx.Graph:
     """:func:`~kg.analysis.networks.entity_graph` with ``community``, ``community_size``, ``degree``, ``strength``, ``pagerank`` and ``betweenness`` on every node.
+
+    ``seed`` fixes Louvain and the betweenness sample; ``samples`` is the
+    number of sources betweenness is estimated from on large graphs
+    (:func:`~kg.analysis.networks.centrality`).
 
     >>> from kg.analysis.sample import tiny_graph
     >>> G = annotated_graph(tiny_graph())
@@ -46,7 +50,7 @@ def annotated_graph(graph: KnowledgeGraph, *, seed: int = 0) -> nx.Graph:
     G = entity_graph(graph)
     for row in communities(G, seed=seed).itertuples(index=False):
         G.nodes[row.node].update(community=int(row.community), community_size=int(row.size))
-    for row in centrality(G, seed=seed).itertuples(index=False):
+    for row in centrality(G, seed=seed, samples=samples).itertuples(index=False):
         G.nodes[row.node].update(degree=int(row.degree), strength=int(row.strength), pagerank=float(row.pagerank), betweenness=float(row.betweenness))
     return G
 
