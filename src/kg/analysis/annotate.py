@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["annotated_graph", "write_gexf", "write_graphml"]
 
 
-def annotated_graph(graph: KnowledgeGraph, *, seed: int = 0, samples: int = 16) -> nx.Graph:
+def annotated_graph(graph: KnowledgeGraph, *, seed: int = 0, samples: int = 8) -> nx.Graph:
     """:func:`~kg.analysis.networks.entity_graph` with ``community``, ``community_size``, ``degree``, ``strength``, ``pagerank`` and ``betweenness`` on every node.
 
     ``seed`` fixes Louvain and the betweenness sample; ``samples`` is the

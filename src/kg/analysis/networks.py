@@ -159,7 +159,7 @@ def community_table(G: nx.Graph, found: pd.DataFrame, top: int = 3) -> pd.DataFr
     return pd.DataFrame(rows, columns=["community", "size", "members", "types"])
 
 
-def centrality(G: nx.Graph, *, samples: int = 16, seed: int = 0) -> pd.DataFrame:
+def centrality(G: nx.Graph, *, samples: int = 8, seed: int = 0) -> pd.DataFrame:
     """Degree, weighted degree (``strength``), PageRank and betweenness of every node, most central first.
 
     Betweenness is exact up to :data:`EXACT_BETWEENNESS_UP_TO` linked nodes
