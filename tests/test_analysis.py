@@ -150,3 +150,19 @@ def test_default_graphml_export_is_unchanged_by_analysis(tmp_path):
     annotated_graph(graph)
     write_all(graph, tmp_path, ["graph.graphml"])
     assert (tmp_path / "graph.graphml").read_bytes() == before
+
+
+def test_every_function_in_kg_analysis_has_a_docstring_example():
+    import importlib
+    import inspect
+    import pkgutil
+
+    import kg.analysis
+
+    missing = []
+    for info in pkgutil.iter_modules(kg.analysis.__path__):
+        module = importlib.import_module(f"kg.analysis.{info.name}")
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ == module.__name__ and ">>>" not in (function.__doc__ or ""):
+                missing.append(f"{module.__name__}.{name}")
+    assert missing == []

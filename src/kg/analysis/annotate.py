@@ -56,7 +56,13 @@ def annotated_graph(graph: KnowledgeGraph, *, seed: int = 0, samples: int = 8) -
 
 
 def _safe(G: nx.Graph) -> nx.Graph:
-    """A copy of ``G`` whose strings XML can hold."""
+    """A copy of ``G`` whose strings XML can hold.
+
+    >>> G = nx.Graph()
+    >>> G.add_node("a\\x00", label="b\\x1b")
+    >>> list(_safe(G).nodes(data="label"))
+    [('a', 'b')]
+    """
     clean = lambda value: xml_safe(value) if isinstance(value, str) else value  # noqa: E731
     safe = nx.Graph()
     safe.add_nodes_from((clean(n), {k: clean(v) for k, v in d.items()}) for n, d in G.nodes(data=True))
@@ -65,6 +71,16 @@ def _safe(G: nx.Graph) -> nx.Graph:
 
 
 def _check_xml(path: Path) -> None:
+    """Refuse a written file that is not well-formed XML (``E350``), before it replaces anything.
+
+    >>> import tempfile, pathlib
+    >>> bad = pathlib.Path(tempfile.mkdtemp()) / "x.gexf"
+    >>> _ = bad.write_text("<gexf>")
+    >>> _check_xml(bad)
+    Traceback (most recent call last):
+    ...
+    kg.errors.KgError: E350: ... failed its check after writing (not well-formed XML: ...); the previous file was kept (a bug in kg: please report it)
+    """
     try:
         ET.parse(path)
     except ET.ParseError as error:

@@ -14,7 +14,7 @@ for a difference that does not show at this scale.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
@@ -51,8 +51,16 @@ def fact_table(graph: KnowledgeGraph) -> pd.DataFrame:
     return facts.sort_values(["relation", "subject", "object"], kind="stable").reset_index(drop=True)
 
 
-def _add_entities(G: nx.Graph, names: pd.DataFrame, nodes: Any = None) -> None:
-    chosen = names if nodes is None else names[names.entity.isin(set(nodes))]
+def _add_entities(G: nx.Graph, names: pd.DataFrame) -> None:
+    """Add the rows of ``names`` (``entity``, ``type``, ``label``) to ``G`` as nodes.
+
+    >>> import pandas as pd
+    >>> G = nx.Graph()
+    >>> _add_entities(G, pd.DataFrame({"entity": ["e"], "type": ["Task"], "label": ["parsing"]}))
+    >>> dict(G.nodes(data=True))
+    {'e': {'type': 'Task', 'label': 'parsing'}}
+    """
+    chosen = names
     G.add_nodes_from((row.entity, {"type": row.type, "label": row.label}) for row in chosen.itertuples(index=False))
 
 

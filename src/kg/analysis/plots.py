@@ -24,6 +24,11 @@ _EMPTY = "empty: "
 
 
 def _figure(width: float = 7.0, height: float = 4.0) -> Figure:
+    """A new figure of ``width`` × ``height`` inches with constrained layout, outside pyplot.
+
+    >>> _figure(5, 2).get_size_inches().tolist()
+    [5.0, 2.0]
+    """
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
@@ -40,6 +45,12 @@ def _short(value: object, most: int = 40) -> str:
 
 
 def _empty(fig: Figure, title: str, why: str) -> Figure:
+    """``fig`` with one titled, axis-less axes saying ``why`` there is nothing to draw.
+
+    >>> fig = _empty(_figure(), "Trends", "no dates")
+    >>> fig.axes[0].get_title(), empty_reason(fig), marks(fig)
+    ('Trends', 'no dates', 0)
+    """
     fig.set_label(_EMPTY + why)
     ax = fig.add_subplot()
     ax.set_title(title)

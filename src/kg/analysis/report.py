@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import html
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -146,6 +145,12 @@ def _svg(figure: Figure) -> str:
 
 
 def _query_block(name: str, sparql: str) -> str:
+    """The ``<details>`` block showing ``sparql``, with a ``data:`` link that saves it as ``NAME.rq``.
+
+    >>> block = _query_block("top", "SELECT * WHERE { ?s ?p ?o }")
+    >>> "&lt;" not in block, 'download="top.rq"' in block, _query_block("x", "")
+    (True, True, '')
+    """
     if not sparql:
         return ""
     query = sparql.strip() + "\n"
@@ -204,6 +209,12 @@ def render_report(sections: list[Plot | Table], title: str, summary: dict[str, s
 
 
 def _summary(graph: KnowledgeGraph, share: float) -> dict[str, str]:
+    """The summary table at the top of the report: papers, entities, facts, support.
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> _summary(tiny_graph(), 0.5)["entities"]
+    '5 methods, 2 tasks, 3 datasets, 2 metrics'
+    """
     counts = graph.stats()
     classes = counts["classes"]
     return {
@@ -212,9 +223,6 @@ def _summary(graph: KnowledgeGraph, share: float) -> dict[str, str]:
         "facts": ", ".join(f"{n} {r}" for r, n in counts["relations"].items()) or "none",
         "facts with support ≥ 2": f"{share:.1%}",
     }
-
-
-_UNSAFE_NAME = re.compile(r"[^\w.-]")
 
 
 def missing_module(modules: tuple[str, ...] | None = None) -> str | None:

@@ -22,6 +22,13 @@ ENTITY_TYPES = ("Method", "Task", "Dataset", "Metric")
 
 
 def _check_type(kind: str | None) -> None:
+    """Refuse an entity class the graph does not have (``E392``).
+
+    >>> _check_type("Paper")
+    Traceback (most recent call last):
+    ...
+    kg.errors.UserError: E392: unknown entity type 'Paper': choose one of Method, Task, Dataset, Metric
+    """
     if kind is not None and kind not in ENTITY_TYPES:
         raise UserError("E392", name=kind, choices=", ".join(ENTITY_TYPES))
 
