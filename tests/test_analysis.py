@@ -166,3 +166,10 @@ def test_every_function_in_kg_analysis_has_a_docstring_example():
             if function.__module__ == module.__name__ and ">>>" not in (function.__doc__ or ""):
                 missing.append(f"{module.__name__}.{name}")
     assert missing == []
+
+
+def test_the_vocabulary_iri_agrees_with_the_store():
+    from kg.analysis.queries import VOCAB
+    from kg.store.namespace import VOCAB as STORE_VOCAB
+
+    assert VOCAB == STORE_VOCAB

@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from kg.store.namespace import VOCAB
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from kg.store import KnowledgeGraph
+
+#: The published ``kg:`` vocabulary IRI (README, ``ontologies/kg.ttl``). Written out rather than
+#: imported from the store's internals, which may move; a test checks the two agree.
+VOCAB = "https://w3id.org/kg-lit/vocab#"
 
 __all__ = ["COOCCURRENCE", "CONFIDENCES", "ENTITIES", "FACT_SUPPORT", "LEADERBOARD", "MENTIONS", "METHOD_DATASET", "METHOD_TARGETS", "METHOD_TASKS", "PAPERS_PER_YEAR", "RELATIONS", "TASK_GAPS", "TRENDS", "USAGE", "frame", "local_name"]
 
