@@ -338,6 +338,40 @@ def export_files(
         out.print(f"kg: wrote {path}", markup=False, highlight=False)
 
 
+# ------------------------------------------------------------------------------------ report
+
+
+@app.command()
+def report(
+    build_dir: Annotated[Path, typer.Argument(help="A build folder written by kg build.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")] = Path("report.html"),
+    gexf: Annotated[Optional[Path], typer.Option("--gexf", help="Also write the entity graph, with communities and centralities, as GEXF (Gephi).")] = None,
+    graphml: Annotated[Optional[Path], typer.Option("--graphml", help="Also write that graph as GraphML (Cytoscape, yEd).")] = None,
+) -> None:
+    """Write a static, offline HTML report of a build: plots, tables and the SPARQL behind each."""
+    from kg.analysis.report import missing_module
+
+    missing = missing_module()
+    if missing:
+        raise UserError("E390", what="kg report", missing=missing)
+    from kg.analysis import annotated_graph, write_gexf, write_graphml
+    from kg.analysis.report import load_build, write_report
+
+    for path in (out, gexf, graphml):
+        if path is not None and not path.parent.is_dir():
+            raise UserError("E391", path=path, folder=path.parent)
+    graph = load_build(build_dir)
+    written = [write_report(build_dir, out, graph=graph)]
+    if gexf or graphml:
+        annotated = annotated_graph(graph)
+        for path, writer in ((gexf, write_gexf), (graphml, write_graphml)):
+            if path is not None:
+                writer(annotated, path)
+                written.append(path)
+    if not _STATE["quiet"]:
+        err.print("kg report: wrote " + ", ".join(str(p) for p in written), markup=False, highlight=False)
+
+
 def _mount_scierc() -> None:
     """Add `kg train scierc` and `kg eval scierc` (their module imports no model)."""
     from kg.training.cli import eval_app, train_app

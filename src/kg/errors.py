@@ -87,6 +87,10 @@ MESSAGES: dict[str, str] = {
     "E370": "the request is not valid UTF-8 ({reason})",
     "E371": "more than one {name!r} parameter in the request",
     "E372": "{path} is a build folder, and the next build replaces it whole: write the exports to another folder with --out",
+    # Analysis and reports (E39x)
+    "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg[analysis]'",
+    "E391": "cannot write the report to {path}: the folder {folder} does not exist",
+    "E392": "unknown entity type {name!r}: choose one of {choices}",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }
