@@ -33,11 +33,12 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span, Token
 
-from kg.extract.annotations import extractor_name
+from kg.extract.annotations import extractor_name, rule_extractor
+from kg.extract.confidences import Confidences, fact_confidences_v1
 from kg.extract.cues import ContributionPatterns, MentionHeads
 from kg.extract.mentions import is_name, looks_named
 from kg.extract.structure import MentionIndex, conjuncts, sentence_offsets
-from kg.model import Fact, Mention, Relation
+from kg.model import Fact, Mention, Relation, Rule
 
 PROPOSABLE = frozenset({"Method", "Dataset"})
 _NOVEL = frozenset({"novel", "new", "our"})
@@ -282,7 +283,7 @@ def _surface_objects(sent: Span, index: MentionIndex, patterns: ContributionPatt
     return None
 
 
-Claims = list[tuple[Mention, float]]
+Claims = list[tuple[Mention, Rule]]
 
 
 def _proposed_modifier(token: Token, index: MentionIndex) -> Claims:
@@ -301,31 +302,31 @@ def _proposed_modifier(token: Token, index: MentionIndex) -> Claims:
     )
     named = [m for m in around if looks_named(m.text)]
     found = named[0] if named else index.at(token.head, PROPOSABLE) or (around[0] if around else None)
-    return [(found, 0.6)] if found else []
+    return [(found, Rule.PROPOSAL_MODIFIER)] if found else []
 
 
 def _statement(verb: Token, sent: Span, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads) -> Claims:
     """What a contribution verb of the authors introduces: "we propose X", "X is proposed in this paper"."""
     passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
     if passive and _in_this_paper(sent, patterns):
-        objects, base = passive, 0.7
+        objects, named_rule, typed_rule = passive, Rule.PROPOSAL_PASSIVE, Rule.PROPOSAL_PASSIVE
     elif verb.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass", "nsubj") for c in verb.children):
         return []  # a participle, or one the tagger took for a past tense: "ImageNet and derived benchmarks"
     elif _by_authors(verb, patterns):
-        objects, base = [c for c in verb.children if c.dep_ == "dobj"], 0.9
+        objects, named_rule, typed_rule = [c for c in verb.children if c.dep_ == "dobj"], Rule.PROPOSAL_NAMED, Rule.PROPOSAL_TYPED
     else:
         return []
     claims = []
     for obj in (t for o in objects for t in conjuncts(o)):
         if (found := proposed_object(obj, index, patterns)) is not None:
             mention, is_name = found
-            claims.append((mention, base if is_name else min(base, 0.7)))
+            claims.append((mention, named_rule if is_name else typed_rule))
     if not claims and objects and (named := _named_after(verb, sent, index)):
-        claims.append((named, 0.7))
+        claims.append((named, Rule.PROPOSAL_NAMED_LATER))
     if not claims:  # "we propose a novel framework that ...", "a ... approach is proposed in this paper"
         for obj in objects:
             if (described := describe(obj, heads) or _described_by_apposition(obj, heads)) is not None:
-                claims.append((described, 0.5))
+                claims.append((described, Rule.PROPOSAL_DESCRIBED))
     return claims
 
 
@@ -338,7 +339,7 @@ def _apposition(token: Token, index: MentionIndex, heads: MentionHeads) -> Claim
         found = index.at(token, PROPOSABLE)
     else:
         found = None
-    return [(found, 0.65)] if found else []
+    return [(found, Rule.PROPOSAL_APPOSITION)] if found else []
 
 
 def _sentence_claims(sent: Span, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads) -> Claims:
@@ -354,23 +355,31 @@ def _sentence_claims(sent: Span, index: MentionIndex, patterns: ContributionPatt
             claims += _apposition(token, index, heads)
     if not claims and (surface := _surface_objects(sent, index, patterns)):
         verb, mentions = surface
-        claims += [(m, 0.8 if looks_named(m.text) else 0.6) for m in mentions]
+        claims += [(m, Rule.PROPOSAL_WORD_ORDER if looks_named(m.text) else Rule.PROPOSAL_WORD_ORDER_TYPED) for m in mentions]
         if not mentions and (named := _named_after(verb, sent, index)):
-            claims.append((named, 0.7))
+            claims.append((named, Rule.PROPOSAL_NAMED_LATER))
     return claims
 
 
 def find_contributions(
-    doc: Doc, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads
+    doc: Doc, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads, confidences: Confidences | None = None
 ) -> list[Fact]:
-    """``proposes`` facts for every contribution statement in ``doc`` (needs a parse), one per mention."""
-    extractor = extractor_name("contributions")
+    """``proposes`` facts for every contribution statement in ``doc`` (needs a parse), one per mention.
+
+    Each records the :class:`~kg.model.Rule` that found it; its confidence is that
+    rule's entry in ``confidences`` (default: ``kg.FactConfidences.v1``).
+    """
+    table = confidences or fact_confidences_v1()
     facts: dict[Mention, Fact] = {}
-    for sent in doc.sents:
-        for mention, confidence in _sentence_claims(sent, index, patterns, heads):
-            if mention not in facts:
-                facts[mention] = Fact(Relation.PROPOSES.value, None, mention, sentence_offsets(sent), extractor, confidence)
-    return list(facts.values()) or _fallbacks(doc, index, extractor)
+    claims = [(sent, m, rule) for sent in doc.sents for m, rule in _sentence_claims(sent, index, patterns, heads)]
+    if not claims:
+        claims = _fallbacks(doc, index)
+    for sent, mention, rule in claims:
+        if mention not in facts:
+            facts[mention] = Fact(
+                Relation.PROPOSES.value, None, mention, sentence_offsets(sent), rule_extractor(rule), table[rule]
+            )
+    return list(facts.values())
 
 
 #: What "we study a phenomenon called X" names: something observed, not something made.
@@ -386,7 +395,7 @@ def _ours(naming: Token, sent: Span) -> bool:
     return not any(t.lower_ in _PRIOR for t in sent.doc[sent.start : naming.i])
 
 
-def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
+def _fallbacks(doc: Doc, index: MentionIndex) -> list[tuple[Span, Mention, Rule]]:
     """When no statement was recognised: "a new model, named X", or a coined acronym in a "we" sentence."""
     for sent in doc.sents:
         for token in sent:
@@ -397,7 +406,7 @@ def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
             ):
                 following = [t for t in sent[token.i - sent.start + 1 :] if t.lower_ not in ("the", "as", "it")][:1]
                 if following and (found := index.at(following[0], PROPOSABLE)):
-                    return [Fact(Relation.PROPOSES.value, None, found, sentence_offsets(sent), extractor, 0.65)]
+                    return [(sent, found, Rule.PROPOSAL_CALLED)]
     for sent in doc.sents:
         words = {t.lower_ for t in sent}
         if not words & {"we", "our"} or not (words & {"novel", "new"} or any(t.lemma_.lower() in _CONTRIBUTING for t in sent)):
@@ -417,5 +426,5 @@ def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
                 and index.spans[found].end < len(doc)
                 and doc[index.spans[found].end].text == ")"
             ):
-                return [Fact(Relation.PROPOSES.value, None, found, sentence_offsets(sent), extractor, 0.5)]
+                return [(sent, found, Rule.PROPOSAL_COINED)]
     return []
