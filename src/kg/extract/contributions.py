@@ -57,7 +57,9 @@ def _by_authors(verb: Token, patterns: ContributionPatterns) -> bool:
             return child.lemma_.lower() in patterns.self_nouns and any(
                 c.lower_ in ("this", "our", "the") for c in child.children
             )
-        if current.dep_ not in ("conj", "xcomp", "pcomp", "advcl", "dep") or current.head is current:
+        if current.dep_ == "pcomp" and current.head.dep_ == "prep" and current.head.head is not current.head:
+            current = current.head  # "we bridge this gap by proposing X": through the preposition
+        elif current.dep_ not in ("conj", "xcomp", "pcomp", "advcl", "dep") or current.head is current:
             return False
         if current.dep_ == "conj" and current.i > 0 and current.doc[current.i - 1].lower_ == "and":
             # "We define ... when Y has changed, and derive Z": the parser hangs the second
@@ -111,6 +113,10 @@ def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatte
         for g in t.children
         if g.dep_ in ("oprd", "attr", "dobj", "xcomp", "npadvmod")
     ]
+    # ", coined / called X" right after the object phrase, however the parser hung it
+    edge = obj.right_edge.i
+    if edge + 3 < len(doc) and doc[edge + 1].text == "," and doc[edge + 2].lemma_.lower() in patterns.naming and doc[edge + 2].tag_ == "VBN":
+        named_by_verb = [*named_by_verb, doc[edge + 3]]
     bracketed = [doc[obj.i + 2]] if obj.i + 2 < len(doc) and doc[obj.i + 1].text == "(" else []
     following = [doc[obj.i + 1]] if obj.i + 1 < len(doc) and is_name(doc[obj.i + 1].text) else []  # "algorithm FastONL"
     appositions = [c for c in obj.children if c.dep_ == "appos"]

@@ -90,6 +90,7 @@ class HubCues:
     task_cues: frozenset[str]
     vague_heads: frozenset[str]
     class_nouns: frozenset[str]
+    list_words: frozenset[str]
 
 
 def read_hub_cues(path: Path) -> HubCues:

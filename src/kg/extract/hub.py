@@ -162,12 +162,12 @@ def hub_facts(
             _about_main(sent, index, out, cues, heads, forms, main, proposal_start)
         facts += out.facts
     if main is not None:
-        main_span = index.spans.get(main)
+        facts += _extended(main, index, forms, heads, confidences)
         for component in methods[1:]:
             span = index.spans.get(component)
             if span is None or component.text.lower() in forms and forms[component.text.lower()] == main:
                 continue
-            if component.score < 0.5 or not _specific(component, heads, cues.vague_heads):
+            if component.extractor.startswith("kg.contributions") or not _specific(component, heads, cues.vague_heads):
                 continue  # a made-up description names no component one could look up
             if _beside(component, main, index, forms):
                 continue  # "a novel learning approach, LegoGCD": the main method described
@@ -176,6 +176,23 @@ def hub_facts(
             out.add(Relation.USES, main, component, Rule.HUB_COMPONENT)
             facts += out.facts
     return facts
+
+
+def _extended(main: Mention, index: MentionIndex, forms: dict[str, Mention], heads: MentionHeads, confidences: Confidences) -> list[Fact]:
+    """"MV-SAM3D" uses "SAM3D", "Online Platt Scaling" uses "Platt scaling": a method whose
+    name is made from the name of another method the abstract mentions extends it."""
+    names = [f for f, m in forms.items() if m == main and f.split()[-1] not in heads.method]
+    found = []
+    for mention, span in index.spans.items():
+        text = mention.text.lower()
+        if mention.label != "Method" or text in forms or len(text) < 4:
+            continue
+        pattern = re.compile(r"(?<![a-z0-9])" + re.escape(text) + r"(?![a-z0-9])")
+        if any(pattern.search(name) and name != text for name in names):
+            out = _Sentence(span.sent, confidences)
+            out.add(Relation.USES, main, mention, Rule.HUB_NAME_EXTENDS)
+            found += out.facts
+    return found
 
 
 def _beside(component: Mention, main: Mention, index: MentionIndex, forms: dict[str, Mention]) -> bool:
@@ -230,28 +247,63 @@ def _about_main(
         if mention.label == "Task":
             if mention.text.lower() in heads.not_tasks or not _task_like(mention, span, heads):
                 continue
-            if not _cue_before(doc, sent, span.start, cues.task_cues, frozenset({",", ";", ":"}), window=4):
-                continue  # a task the method is for: "for / to address / on X tasks / such as X"
+            if not _cue_before(doc, sent, span.start, cues.task_cues, frozenset({",", ";", ":"}), window=3):
+                continue  # a task the method is for: "for X", "to address X", "such as X"
             rule = Rule.HUB_TASK_NAMED if named else Rule.HUB_TASK_REFERRED
             out.add(Relation.ADDRESSES, main, mention, rule)
         elif mention.label == "Dataset" and results and _specific(mention, heads):
             if _cue_before(doc, sent, span.start, cues.training, frozenset(), window=len(sent)):
                 continue  # "pre-trained on X", "when fine-tuning Y on X": training data
             out.add(Relation.EVALUATED_ON, main, mention, Rule.HUB_DATASET)
-        elif mention.label == "Metric" and (
-            (results and mention.score >= 0.9) or _phrase_cue(doc, sent, span.start, cues.metric_phrases, window=4)
-        ):
+        elif mention.label == "Metric" and _phrase_cue(doc, sent, span.start, cues.metric_phrases, window=4):
             out.add(Relation.MEASURED_BY, main, mention, Rule.HUB_METRIC)
         elif mention.label == "Method" and not _generic(mention, heads) and _specific(mention, heads, cues.vague_heads):
             if span.start < anchor and named:
                 continue  # what comes before the method's name is not governed by its cue
             if _compared(doc, sent, span.start, cues):
                 continue  # handled by _comparisons
-            cue = _cue_before(doc, sent, span.start, cues.uses, cues.uses_stop, window=25)
-            if cue is not None or _phrase_cue(doc, sent, span.start, cues.uses_phrases):
+            if _uses_cued(doc, sent, span, index, cues) or _backbone(doc, span, cues):
                 out.add(Relation.USES, main, mention, Rule.HUB_USES_CUE)
-            elif _backbone(doc, span, cues):
-                out.add(Relation.USES, main, mention, Rule.HUB_USES_CUE)
+
+
+def _uses_cued(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: HubCues) -> bool:
+    """Whether a uses cue governs a method mention: within eight words before it ("leverages X",
+    "is built on X", "via X"), or before the list it is in ("combines A, B and C",
+    "consists of (1) A ...; (2) B"), with no negation or comparison in between."""
+    start = _list_start(doc, sent, span, index, cues)
+    for i in range(start - 1, max(sent.start, start - 8) - 1, -1):
+        token = doc[i]
+        lemma = token.lemma_.lower()
+        if token.lower_ in ("on", "upon") and i > sent.start and doc[i - 1].lemma_.lower() in cues.uses:
+            return True  # "built on X", "relies on X"
+        if token.lower_ in cues.uses_stop:
+            return False
+        if lemma in cues.uses or token.lower_ in cues.uses:
+            return True
+    return _phrase_cue(doc, sent, start, cues.uses_phrases, window=8)
+
+
+def _list_start(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: HubCues) -> int:
+    """Where the list a mention ends starts: back over earlier members, commas, "and",
+    articles and enumerators ("(2) an X"); an enumerated member goes back to its list's "(1)"."""
+    start = span.start
+    i = start - 1
+    while i >= sent.start:
+        token = doc[i]
+        member = index.by_token.get(i)
+        if member is not None and member.label == "Method":
+            start = index.spans[member].start
+            i = start - 1
+        elif token.lower_ in cues.list_words:
+            i -= 1
+        else:
+            break
+    enumerated = start - 3 >= sent.start and doc[start - 1].pos_ == "DET" and doc[start - 2].text == ")"
+    if enumerated or (start - 2 >= sent.start and doc[start - 1].text == ")"):
+        for j in range(start - 1, sent.start - 1, -1):
+            if doc[j].text == "1" and j > sent.start and doc[j - 1].text == "(":
+                return j - 1  # "(1) a Resolution-aware Channel Attention ...; (2) an AOL-Net": back to "(1)"
+    return start
 
 
 def _task_like(mention: Mention, span: Span, heads: MentionHeads) -> bool:
@@ -262,15 +314,20 @@ def _task_like(mention: Mention, span: Span, heads: MentionHeads) -> bool:
     return len(span) >= 2 and (last.lemma_.lower() in heads.task or last.lower_ in heads.task)
 
 
+def vague_plurals(vague: frozenset[str]) -> frozenset[str]:
+    """The plural heads among ``vague`` ("post-training quantization methods" is a class of methods)."""
+    return frozenset(w for w in vague if w.endswith("s"))
+
+
 def _specific(mention: Mention, heads: MentionHeads, vague: frozenset[str] = frozenset()) -> bool:
     """A name ("MODIS", "ResNet-50"), a listed entry, or a phrase that ends in no vague head
     ("multi-year datasets", "pre-trained models" and "feature representations" name nothing one could look up)."""
     if looks_named(mention.text) or mention.score >= 0.85:
         return True
     words = mention.text.lower().split()
-    if mention.label == "Dataset":
+    if mention.label == "Dataset" or words[-1] in vague_plurals(vague):
         return False
-    return len(words) >= 2 and words[-1] not in vague and not words[0] in heads.generic
+    return len(words) >= 2 and not (len(words) == 2 and words[-1] in vague) and words[0] not in heads.generic
 
 
 def _backbone(doc: Doc, span: Span, cues: HubCues) -> bool:

@@ -509,6 +509,8 @@ def find_relations(
     (default: ``kg.FactConfidences.v1``).
     """
     confidences = confidences or fact_confidences_v1()
+    # The main method first: it stands for "we", "it" and "our method" in every rule.
+    proposals = [*ranked_methods(doc, proposals, acronyms), *(p for p in proposals if p.label != "Method")]
     facts: list[Fact] = []
     proposed = proposals[0] if proposals else None
     trained = map_relation is not None and doc.has_extension("scierc_relations") and bool(doc._.scierc_relations)
