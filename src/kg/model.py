@@ -90,6 +90,7 @@ class Rule(str, Enum):
     HUB_METRIC = "hub.metric"
     HUB_USES_CUE = "hub.uses-cue"
     HUB_COMPONENT = "hub.component"
+    HUB_COMPONENT_PROPOSED = "proposal.component"  # "Z introduces (1) a RCA module ..."
     HUB_NAME_EXTENDS = "hub.name-extends"  # "MV-SAM3D" uses "SAM3D"
     HUB_COMPARATIVE = "hub.comparative"
     HUB_WORSE_THAN = "hub.worse-than"

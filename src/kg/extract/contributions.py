@@ -348,6 +348,14 @@ def _apposition(token: Token, index: MentionIndex, heads: MentionHeads) -> Claim
     return [(found, Rule.PROPOSAL_APPOSITION)] if found else []
 
 
+def _called_by_us(verb: Token, index: MentionIndex) -> Claims:
+    """"In our approach, which we call LoMa, ...": the name the authors give."""
+    doc = verb.doc
+    following = [t for t in doc[verb.i + 1 : min(len(doc), verb.i + 4)] if t.lower_ not in ("it", "the", "as", "this")][:1]
+    found = index.at(following[0], PROPOSABLE) if following else None
+    return [(found, Rule.PROPOSAL_CALLED)] if found is not None and looks_named(found.text) else []
+
+
 def _sentence_claims(sent: Span, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads) -> Claims:
     """Every contribution one sentence states; word order stands in when the parse finds none."""
     claims: Claims = []
@@ -359,6 +367,8 @@ def _sentence_claims(sent: Span, index: MentionIndex, patterns: ContributionPatt
             claims += _statement(token, sent, index, patterns, heads)
         elif token.dep_ == "appos":
             claims += _apposition(token, index, heads)
+        elif lemma in patterns.naming and any(c.lower_ in patterns.self_subjects for c in token.children if c.dep_ == "nsubj"):
+            claims += _called_by_us(token, index)
     if not claims and (surface := _surface_objects(sent, index, patterns)):
         verb, mentions = surface
         claims += [(m, Rule.PROPOSAL_WORD_ORDER if looks_named(m.text) else Rule.PROPOSAL_WORD_ORDER_TYPED) for m in mentions]

@@ -91,6 +91,8 @@ class HubCues:
     vague_heads: frozenset[str]
     class_nouns: frozenset[str]
     list_words: frozenset[str]
+    made: frozenset[str]
+    novel: frozenset[str]
 
 
 def read_hub_cues(path: Path) -> HubCues:

@@ -93,6 +93,10 @@ class _Sentence:
             Fact(relation.value, subject, obj, sentence_offsets(self.sent), rule_extractor(rule), self.confidences[rule])
         )
 
+    def propose(self, obj: Mention, rule: Rule) -> None:
+        """A ``proposes`` fact (subject: the paper) for a component the paper makes."""
+        self.facts.append(Fact(Relation.PROPOSES.value, None, obj, sentence_offsets(self.sent), rule_extractor(rule), self.confidences[rule]))
+
 
 def _self_reference(sent: Span, cues: HubCues, heads: MentionHeads) -> Token | None:
     """The token by which a sentence speaks of the paper's method or its authors."""
@@ -262,11 +266,15 @@ def _about_main(
                 continue  # what comes before the method's name is not governed by its cue
             if _compared(doc, sent, span.start, cues):
                 continue  # handled by _comparisons
-            if _uses_cued(doc, sent, span, index, cues) or _backbone(doc, span, cues):
+            cue = _uses_cued(doc, sent, span, index, cues)
+            if cue is not None or _backbone(doc, span, cues):
                 out.add(Relation.USES, main, mention, Rule.HUB_USES_CUE)
+            if cue is not None and (cue.lemma_.lower() in cues.made or lemmas & cues.novel) and looks_named(mention.text):
+                # "DFYP introduces three components: (1) a Resolution-aware Channel Attention (RCA) module ..."
+                out.propose(mention, Rule.HUB_COMPONENT_PROPOSED)
 
 
-def _uses_cued(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: HubCues) -> bool:
+def _uses_cued(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: HubCues) -> Token | None:
     """Whether a uses cue governs a method mention: within eight words before it ("leverages X",
     "is built on X", "via X"), or before the list it is in ("combines A, B and C",
     "consists of (1) A ...; (2) B"), with no negation or comparison in between."""
@@ -275,12 +283,12 @@ def _uses_cued(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: HubC
         token = doc[i]
         lemma = token.lemma_.lower()
         if token.lower_ in ("on", "upon") and i > sent.start and doc[i - 1].lemma_.lower() in cues.uses:
-            return True  # "built on X", "relies on X"
+            return doc[i - 1]  # "built on X", "relies on X"
         if token.lower_ in cues.uses_stop:
-            return False
+            return None
         if lemma in cues.uses or token.lower_ in cues.uses:
-            return True
-    return _phrase_cue(doc, sent, start, cues.uses_phrases, window=8)
+            return token
+    return doc[start - 1] if _phrase_cue(doc, sent, start, cues.uses_phrases, window=8) else None
 
 
 def _list_start(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: HubCues) -> int:
