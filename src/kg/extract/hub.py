@@ -259,7 +259,9 @@ def _about_main(
             if _cue_before(doc, sent, span.start, cues.training, frozenset(), window=len(sent)):
                 continue  # "pre-trained on X", "when fine-tuning Y on X": training data
             out.add(Relation.EVALUATED_ON, main, mention, Rule.HUB_DATASET)
-        elif mention.label == "Metric" and _phrase_cue(doc, sent, span.start, cues.metric_phrases, window=4):
+        elif mention.label == "Metric" and (
+            _phrase_cue(doc, sent, span.start, cues.metric_phrases, window=4) or _scored(doc, span)
+        ):
             out.add(Relation.MEASURED_BY, main, mention, Rule.HUB_METRIC)
         elif mention.label == "Method" and not _generic(mention, heads) and _specific(mention, heads, cues.vague_heads):
             if span.start < anchor and named:
@@ -312,6 +314,14 @@ def _list_start(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: Hub
             if doc[j].text == "1" and j > sent.start and doc[j - 1].text == "(":
                 return j - 1  # "(1) a Resolution-aware Channel Attention ...; (2) an AOL-Net": back to "(1)"
     return start
+
+
+def _scored(doc: Doc, span: Span) -> bool:
+    """A metric with a value: "+18.6 mAA", "by 3.1 AP", "92.4% accuracy"."""
+    i = span.start - 1
+    if i >= 0 and doc[i].text == "%":
+        i -= 1
+    return i >= 0 and doc[i].like_num
 
 
 def _task_like(mention: Mention, span: Span, heads: MentionHeads) -> bool:
