@@ -256,7 +256,7 @@ def _about_main(
             rule = Rule.HUB_TASK_NAMED if named else Rule.HUB_TASK_REFERRED
             out.add(Relation.ADDRESSES, main, mention, rule)
         elif mention.label == "Dataset" and results and _specific(mention, heads):
-            if _cue_before(doc, sent, span.start, cues.training, frozenset(), window=len(sent)):
+            if _cue_before(doc, sent, span.start, cues.training, frozenset(), window=6):
                 continue  # "pre-trained on X", "when fine-tuning Y on X": training data
             out.add(Relation.EVALUATED_ON, main, mention, Rule.HUB_DATASET)
         elif mention.label == "Metric" and (
