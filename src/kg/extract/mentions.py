@@ -347,7 +347,7 @@ def _long_form_label(span: Span, acronym: Acronym, candidates: Sequence[Candidat
     1. the gazetteer's label for the short or the long form ("Low-Rank Adaptation (LoRA)":
        a method; "federated learning (FL) algorithms": a task), else the method or
        dataset noun the long form is in apposition to ("our method Explained Variance
-       Adaptation (EVA)");
+       Adaptation (EVA)"), else a method when it is coined ("..., coined X (Y)");
     2. a method or dataset noun after the parenthesis ("a risk classification (MRC) approach");
     3. a capitalised coinage is a method ("Local Support Learning (LSL)", "DEnoised Task
        Adaptation (DETA)"), unless it reads as a task ("Visual Place Recognition (VPR)");
@@ -365,6 +365,11 @@ def _long_form_label(span: Span, acronym: Acronym, candidates: Sequence[Candidat
         defined = _label_of_noun(_defining_noun(span.root, _NAMING), heads)
         if defined in (METHOD, DATASET):
             return defined  # "our new method Explained Variance Adaptation (EVA)"
+        before = doc[span.start - 1] if span.start > 0 else None
+        if before is not None and before.lemma_.lower() in _NAMING and before.tag_ == "VBN":
+            # "a novel importance score ..., coined layer-adaptive magnitude-based pruning (LAMP)":
+            # a coined name is a method (or a dataset, when the noun it names is one)
+            return DATASET if _label_of_noun(before.head, heads) == DATASET else METHOD
     if bracketed and span.end + 3 < len(doc):
         after = _label_of_noun(doc[span.end + 3], heads)
         if after is not None and after != TASK:  # "large language model (LLM) reasoning" names no task
