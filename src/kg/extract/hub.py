@@ -271,7 +271,8 @@ def _about_main(
             cue = _uses_cued(doc, sent, span, index, cues)
             if cue is not None or _backbone(doc, span, cues):
                 out.add(Relation.USES, main, mention, Rule.HUB_USES_CUE)
-            if cue is not None and (cue.lemma_.lower() in cues.made or lemmas & cues.novel) and looks_named(mention.text):
+            novel = cue is not None and any(t.lower_ in cues.novel for t in doc[cue.i : span.start])
+            if cue is not None and (cue.lemma_.lower() in cues.made or novel) and looks_named(mention.text):
                 # "DFYP introduces three components: (1) a Resolution-aware Channel Attention (RCA) module ..."
                 out.propose(mention, Rule.HUB_COMPONENT_PROPOSED)
 
