@@ -426,6 +426,8 @@ def _comparative_at(doc: Doc, token: Token, sent: Span, cues: HubCues) -> bool:
         return False
     if nxt.lower_ in ("than", "to") and (token.lower_ in cues.better or token.tag_ == "JJR" and token.lower_ not in cues.worse):
         return nxt.lower_ == "than" or token.lower_ in cues.better
+    if nxt.lower_ == "than" and token.i > sent.start and doc[token.i - 1].lower_ == "more":
+        return True  # "more accurate / effective than"
     if token.lower_ in ("compared", "comparison", "relative") and nxt.lower_ in ("to", "with"):
         return bool({t.lower_ for t in sent} & cues.directions)
     return token.lower_ == "over" and doc[token.i - 1].lemma_.lower() in cues.gain_nouns
