@@ -389,8 +389,9 @@ def _comparisons(
         winner = before[-1] if before else None
         if winner is not None and winner.text.lower() in forms and main is not None:
             winner = forms[winner.text.lower()] if forms[winner.text.lower()] == main else winner
-        if winner is None and main is not None and _self_reference(doc[sent.start : cue.i + 1], cues, heads) is not None:
-            winner = main
+        after_winner = index.spans[winner].end if winner is not None and winner in index.spans else sent.start
+        if main is not None and _self_reference(doc[after_winner : cue.i + 1], cues, heads) is not None:
+            winner = main  # "without resorting to X, our approach outperforms ...": the paper's method wins
         if winner is None:
             continue
         first = cue.i + 1
@@ -404,6 +405,7 @@ def _comparisons(
         losers = [
             m for m in index.within(doc[first:end], METHODS)
             if not _generic(m, heads) and (looks_named(m.text) or m.score >= 0.5) and not _class_of(m, index, cues)
+            and m.text.lower().split()[-1] not in cues.class_nouns
         ]
         for loser in losers:
             if worse:
