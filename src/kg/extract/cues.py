@@ -93,6 +93,7 @@ class HubCues:
     list_words: frozenset[str]
     made: frozenset[str]
     novel: frozenset[str]
+    listing: frozenset[str]
 
 
 def read_hub_cues(path: Path) -> HubCues:

@@ -269,6 +269,10 @@ def _about_main(
             if _compared(doc, sent, span.start, cues):
                 continue  # handled by _comparisons
             cue = _uses_cued(doc, sent, span, index, cues)
+            if cue is not None and results and cue.lemma_.lower() in cues.listing:
+                cue = None  # "... on six datasets, including X": results are listed, not parts
+            if _modifier(doc, span, heads):
+                continue  # "a novel GNN architecture": the name only says what kind the new thing is
             if cue is not None or _backbone(doc, span, cues):
                 out.add(Relation.USES, main, mention, Rule.HUB_USES_CUE)
             novel = cue is not None and any(t.lower_ in cues.novel for t in doc[cue.i : span.start])
@@ -315,6 +319,12 @@ def _list_start(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: Hub
             if doc[j].text == "1" and j > sent.start and doc[j - 1].text == "(":
                 return j - 1  # "(1) a Resolution-aware Channel Attention ...; (2) an AOL-Net": back to "(1)"
     return start
+
+
+def _modifier(doc: Doc, span: Span, heads: MentionHeads) -> bool:
+    """Whether a name modifies a method noun right after it ("GNN architecture", "BERT model")."""
+    following = doc[span.end] if span.end < len(doc) else None
+    return following is not None and following.lemma_.lower() in heads.method
 
 
 def _scored(doc: Doc, span: Span) -> bool:
