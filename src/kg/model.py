@@ -194,7 +194,9 @@ class Fact:
 
     ``subject`` is ``None`` when the subject is the paper itself (``proposes``,
     ``hasCode``). ``sentence`` holds the character offsets of the evidence
-    sentence in the abstract, so the evidence is always verbatim.
+    sentence in the abstract, so the evidence is always verbatim. ``extractor``
+    is the provenance, ``"<stage>/<version>#<rule>"`` (a :class:`Rule` value);
+    ``confidence`` is that rule's entry in the confidence table.
     """
 
     relation: str
