@@ -200,14 +200,15 @@ def _extended(main: Mention, index: MentionIndex, forms: dict[str, Mention], hea
 
 
 def _beside(component: Mention, main: Mention, index: MentionIndex, forms: dict[str, Mention]) -> bool:
-    """Whether a form of ``component`` stands within three words of a form of ``main``
-    ("F-Learning (Forgetting before Learning)", "a learning approach, LegoGCD"): two names of one thing."""
+    """Whether a form of ``component`` stands within six words of a form of ``main``
+    ("F-Learning (Forgetting before Learning)", "a learning approach, LegoGCD", "X, the first
+    video generation framework"): two names of one thing."""
     main_spans = [s for m, s in index.spans.items() if forms.get(m.text.lower()) == main]
     text = component.text.lower()
     for mention, span in index.spans.items():
         if mention.text.lower() != text:
             continue
-        if any(abs(span.start - s.end) <= 3 or abs(s.start - span.end) <= 3 for s in main_spans):
+        if any(abs(span.start - s.end) <= 6 or abs(s.start - span.end) <= 6 for s in main_spans):
             return True
     return False
 
