@@ -100,6 +100,9 @@ def test_hub_facts(pipeline, text: str, fact: tuple[str, str, str], rule: str | 
         ("We propose QuillNet. QuillNet outperforms BERT baselines on IAM.", ("outperforms", "QuillNet", "BERT")),
         # negation stops a uses cue
         ("We propose QuillNet. QuillNet does not require ResNet-50 features.", ("uses", "QuillNet", "ResNet-50")),
+        # what the method is, said in apposition, is not a part of it; a negated comparison is no win
+        ("We introduce QuillNet, a masked autoencoding approach for handwriting.", ("uses", "QuillNet", "masked autoencoding approach")),
+        ("However, GlyphCNN may not outperform simple InkRNN models.", ("outperforms", "GlyphCNN", "InkRNN")),
         # background sentences about other work do not attach to the main method
         ("Existing methods such as GlyphCNN rely on BERT. We propose QuillNet for handwriting recognition.", ("uses", "QuillNet", "BERT")),
     ],

@@ -94,6 +94,7 @@ class HubCues:
     made: frozenset[str]
     novel: frozenset[str]
     listing: frozenset[str]
+    negations: frozenset[str]
 
 
 def read_hub_cues(path: Path) -> HubCues:

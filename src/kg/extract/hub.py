@@ -272,8 +272,8 @@ def _about_main(
             cue = _uses_cued(doc, sent, span, index, cues)
             if cue is not None and results and cue.lemma_.lower() in cues.listing:
                 cue = None  # "... on six datasets, including X": results are listed, not parts
-            if _modifier(doc, span, heads):
-                continue  # "a novel GNN architecture": the name only says what kind the new thing is
+            if _modifier(doc, span, heads) or _apposed(span, own_spans):
+                continue  # "a novel GNN architecture", "X, a masked autoencoding approach": what X is, not a part
             if cue is not None or _backbone(doc, span, cues):
                 out.add(Relation.USES, main, mention, Rule.HUB_USES_CUE)
             novel = cue is not None and any(t.lower_ in cues.novel for t in doc[cue.i : span.start])
@@ -320,6 +320,17 @@ def _list_start(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: Hub
             if doc[j].text == "1" and j > sent.start and doc[j - 1].text == "(":
                 return j - 1  # "(1) a Resolution-aware Channel Attention ...; (2) an AOL-Net": back to "(1)"
     return start
+
+
+def _apposed(span: Span, own_spans: Sequence[Span]) -> bool:
+    """Whether a phrase stands in apposition to the paper's method ("NeuroPaint, a masked
+    autoencoding approach"): it starts at most four words after the name, past a comma."""
+    doc = span.doc
+    for own in own_spans:
+        between = doc[own.end : span.start]
+        if 0 < len(between) <= 4 and between[0].text in (",", "(", "-", "--", ":"):
+            return True
+    return False
 
 
 def _modifier(doc: Doc, span: Span, heads: MentionHeads) -> bool:
@@ -396,6 +407,8 @@ def _comparisons(
         worse = cue.lower_ in cues.worse and cue.i + 1 < sent.end and doc[cue.i + 1].lower_ == "than"
         if not (lemma in cues.outperforms or worse or _comparative_at(doc, cue, sent, cues)):
             continue
+        if any(t.lower_ in cues.negations for t in doc[max(sent.start, cue.i - 3) : cue.i]):
+            continue  # "may not outperform", "fails to surpass"
         before = [m for m in index.within(doc[sent.start : cue.i], METHODS) if not _generic(m, heads)]
         winner = before[-1] if before else None
         if winner is not None and winner.text.lower() in forms and main is not None:
