@@ -332,6 +332,8 @@ def embedded_task(span: Span, heads: MentionHeads) -> Mention | None:
         task = task[1:]  # "Local Kernel-based matrix completion" -> "matrix completion"
     if looks_named(task.text) or task[0].lower_ in heads.generic:
         return None  # "Module-Aware Pruning method": a coined name; "[consensus-]based pruning": a word part
+    if len(task) < 2 or (task.start > 0 and task.doc[task.start - 1].text == "-" and not task.doc[task.start - 1].whitespace_):
+        return None  # "OOD detection framework" -> "detection" says too little; "cross-[device ...]" is cut
     return Mention(task.start_char, task.end_char, "Task", task.text, 0.6, extractor_name("relations"))
 
 
