@@ -50,7 +50,7 @@ def test_hand_parsed_proposal_and_purpose() -> None:
     proposed = find_contributions(doc, index, PATTERNS, HEADS)
     assert triples(proposed) == {("proposes", None, "FooNet")}
     assert proposed[0].confidence == 0.9 and proposed[0].sentence == (0, doc[:].end_char)
-    assert proposed[0].extractor == f"kg.contributions/{EXTRACTOR_VERSION}"
+    assert proposed[0].extractor == f"kg.contributions/{EXTRACTOR_VERSION}#proposal.named"  # the rule that found it
     facts = find_relations(doc, index, proposals(proposed), CUES, HEADS, PATTERNS)
     assert ("addresses", "FooNet", "image classification") in triples(facts)
     assert all(0.0 <= f.confidence <= 1.0 and f.extractor.startswith("kg.") for f in facts)

@@ -11,7 +11,7 @@ from spacy.tokens import Doc
 from kg.extract import EXTRACTOR_VERSION, extract, split_text
 from kg.extract.components import AcronymFinder
 from kg.extract.loader import COMPONENTS, install_error_handler
-from kg.model import Extraction, Mention, Paper
+from kg.model import Extraction, Mention, Paper, Rule
 
 TEXT = "We build Local Support Learning (LSL) on ImageNet. Code: https://github.com/a/lsl."
 
@@ -139,9 +139,11 @@ def test_factories_are_published_as_entry_points() -> None:
         assert published[name].startswith("kg.extract.components:make_")
 
 
-def test_extractor_names_carry_the_version() -> None:
+def test_extractor_names_carry_the_version_and_the_rule() -> None:
     facts = next(extract([Paper(id="a", abstract=TEXT)], blank_pipeline())).facts
-    assert facts and all(f.extractor.endswith("/" + EXTRACTOR_VERSION) for f in facts)
+    names = [f.extractor.partition("#") for f in facts]
+    assert facts and all(stage.endswith("/" + EXTRACTOR_VERSION) for stage, _, _ in names)
+    assert {Rule(rule) for _, _, rule in names}  # every fact says which rule made it
 
 
 @pytest.mark.slow

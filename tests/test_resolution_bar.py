@@ -31,6 +31,8 @@ def test_no_two_entities_of_one_class_share_a_key(seed_build):
     graph = KnowledgeGraph.load(seed_build[0])
     seen: dict[tuple[str, str], str] = {}
     for row in graph.select(_ENTITIES):
+        if row["label"].endswith(" (this paper)"):
+            continue  # an unnamed contribution is scoped to its paper: two papers' "large-scale dataset" are two things
         key = (row["type"], compact(row["label"]))
         assert key not in seen, f"{row['label']!r} and the label of {seen[key]} normalise alike"
         seen[key] = row["e"]

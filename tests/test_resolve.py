@@ -479,3 +479,28 @@ def test_three_thousand_mentions_all_resolve() -> None:
     res = run(*docs)
     assert res.report["mentions"] == 215 * 14
     assert sum(e.mentions for e in res.entities) == 215 * 14
+
+
+# --- unnamed contributions ---------------------------------------------------------------------
+
+def unnamed_paper(pid: str) -> tuple[Paper, Extraction]:
+    """A paper whose method has no name: a description made by the contribution finder."""
+    text = "We propose a graph clustering framework for parsing. Our framework is evaluated on WikiText."
+    own = Mention(text.index("graph"), text.index(" for"), "Method", "graph clustering framework", 0.4, "kg.contributions/3")
+    wiki = mention(text, "WikiText", "Dataset")
+    facts = (
+        fact(text, Relation.PROPOSES, None, own, extractor="kg.contributions/3#proposal.described"),
+        fact(text, Relation.EVALUATED_ON, own, wiki, extractor="kg.relations/3#hub.dataset"),
+    )
+    return Paper(pid, text), Extraction(pid, (own, wiki), facts)
+
+
+def test_unnamed_contributions_are_scoped_to_their_paper() -> None:
+    res = run(unnamed_paper("p1"), unnamed_paper("p2"))
+    own = [e for e in res.entities if e.type == "Method"]
+    assert len(own) == 2 and {e.papers for e in own} == {("p1",), ("p2",)}  # two papers' frameworks: two things
+    assert all(e.label == "graph clustering framework (this paper)" for e in own)
+    assert all("Our framework" in e.alt_labels for e in own)  # how the abstract refers to it
+    wiki = entity_of(res, "WikiText")
+    assert wiki.papers == ("p1", "p2")  # named things still join across papers
+    assert {(f.paper_id, f.relation) for f in res.facts} >= {("p1", "evaluatedOn"), ("p2", "evaluatedOn")}

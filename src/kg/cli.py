@@ -373,8 +373,11 @@ def report(
 
 
 def _mount_scierc() -> None:
-    """Add `kg train scierc` and `kg eval scierc` (their module imports no model)."""
+    """Add `kg train scierc`, `kg eval scierc` and `kg eval facts` (their modules import no model)."""
+    from kg.evaluation.cli import eval_facts_command
     from kg.training.cli import eval_app, train_app
+
+    eval_app.command("facts")(eval_facts_command)
 
     app.add_typer(train_app, name="train", help="Train extraction models.")
     app.add_typer(eval_app, name="eval", help="Score the extractor on annotated data.")

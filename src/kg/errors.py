@@ -42,6 +42,9 @@ MESSAGES: dict[str, str] = {
     "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg[dask]'",
     "E252": "cannot reach the Dask scheduler at {address}: {reason}",
     "E253": "a Dask worker failed extracting partition {partition} of {partitions}: {reason}",
+    # Facts evaluation (E22x)
+    "E220": "{path}: {where}: {reason} (see the gold format in docs/EVALUATION.md)",
+    "E221": "cannot read the gold file {path}: {reason}",
     # Graph, queries, outputs (E3xx)
     "E301": "graph file not found: {path} (build one with `kg build INPUT --out DIR`)",
     "E302": "cannot parse {path}: {reason}",

@@ -12,11 +12,71 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import asdict, dataclass, field
+from enum import Enum
 from typing import Any
 
 # The vocabulary's enums and signatures are defined in kg.vocab (the one table of the
 # vocabulary) and re-exported here, since every stage speaks of them as the data model.
 from kg.vocab import SIGNATURES, URL_LABEL, EntityType, Relation  # noqa: F401
+
+
+class Rule(str, Enum):
+    """Which rule (or model) produced a fact: its provenance, kept apart from its confidence.
+
+    A fact records it in ``Fact.extractor`` as ``"<stage>/<version>#<rule>"``
+    (:func:`kg.extract.annotations.extractor_name`); its confidence comes from
+    the registered table ``kg.FactConfidences.v1``, one value per rule.
+    """
+
+    # the paper's own contributions (kg.extract.contributions)
+    PROPOSAL_NAMED = "proposal.named"  # "we propose X" (a name)
+    PROPOSAL_TYPED = "proposal.typed"  # "we propose a graph clustering algorithm"
+    PROPOSAL_DESCRIBED = "proposal.described"  # an unnamed contribution, described
+    PROPOSAL_WORD_ORDER = "proposal.word-order"  # "We present(ADJ) PRESTO": parse missed
+    PROPOSAL_WORD_ORDER_TYPED = "proposal.word-order-typed"
+    PROPOSAL_PASSIVE = "proposal.passive"  # "X is proposed in this paper"
+    PROPOSAL_APPOSITION = "proposal.apposition"  # "X, a novel framework"
+    PROPOSAL_MODIFIER = "proposal.modifier"  # "our proposed X"
+    PROPOSAL_NAMED_LATER = "proposal.named-later"  # "propose our solution -- long form (LF)"
+    PROPOSAL_CALLED = "proposal.called"  # "a new model, named X"
+    PROPOSAL_COINED = "proposal.coined"  # "Local Support Learning (LSL)" in a "we" sentence
+    # dependency and word-order rules (kg.extract.relations)
+    OUTPERFORMS_VERB = "outperforms.verb"  # "Z outperforms / surpasses X"
+    USES_VERB = "uses.verb"  # "Z builds on / leverages X"
+    FOR_NAMED = "addresses.for-named"  # "X for Y", X named
+    FOR_DESCRIBED = "addresses.for-described"  # "a framework designed for Y"
+    FOR_PROPOSED = "addresses.for-proposed"  # "we propose X for Y"
+    FOR_APPLIED = "addresses.for-applied"  # "we apply X for Y"
+    FOR_APPOSITION = "addresses.for-apposition"  # "Z, a framework for Y"
+    FOR_OBJECT = "addresses.for-object"  # "we propose a framework for Y" (Z the paper's method)
+    TASK_RESULT = "addresses.result-in"  # "Z achieves ... on / in Y"
+    TASK_VERB = "addresses.verb"  # "Z tackles / solves Y"
+    TASK_STUDY = "addresses.study"  # "we study Y"
+    PURPOSE_NEAR = "addresses.purpose-near"  # proposal sentence, "for Y" right before Y
+    PURPOSE = "addresses.purpose"  # proposal sentence, "to solve ... Y"
+    PURPOSE_IN = "addresses.purpose-in"  # proposal sentence, "... in / on Y"
+    DESCRIBED_TASK = "addresses.in-description"  # "Z, an LLM compression framework"
+    TOPIC_TASK = "addresses.topic"  # the tasks the abstract is about
+    EVALUATED_ON_VERB = "evaluatedOn.verb"  # "Z achieves ... on X", "we evaluate Z on X"
+    MEASURED_BY_VERB = "measuredBy.verb"  # "Z improves BLEU"
+    RESULT_DATASET = "evaluatedOn.result-sentence"  # result sentence, "on / across X"
+    RESULT_DATASET_NOUN = "evaluatedOn.result-noun"  # "datasets: A, B", "ImageNet experiments"
+    RESULT_TASK = "addresses.result-sentence"  # "our method ... on / for Y tasks"
+    SCIERC_RELATION = "scierc.relation"  # the trained SciERC relation classifier, mapped
+    CODE_URL = "code.url"  # a URL in the text
+    # the hub: sentences about the paper's main method (kg.extract.hub)
+    HUB_TASK_NAMED = "hub.task-named"
+    HUB_TASK_REFERRED = "hub.task-referred"
+    HUB_DATASET = "hub.dataset"
+    HUB_METRIC = "hub.metric"
+    HUB_USES_CUE = "hub.uses-cue"
+    HUB_COMPONENT = "hub.component"
+    HUB_COMPONENT_PROPOSED = "proposal.component"  # "Z introduces (1) a RCA module ..."
+    HUB_NAME_EXTENDS = "hub.name-extends"  # "MV-SAM3D" uses "SAM3D"
+    HUB_COMPARATIVE = "hub.comparative"
+    HUB_WORSE_THAN = "hub.worse-than"
+
+
 
 _SPACE = re.compile(r"\s+")
 
@@ -97,7 +157,9 @@ class Fact:
 
     ``subject`` is ``None`` when the subject is the paper itself (``proposes``,
     ``hasCode``). ``sentence`` holds the character offsets of the evidence
-    sentence in the abstract, so the evidence is always verbatim.
+    sentence in the abstract, so the evidence is always verbatim. ``extractor``
+    is the provenance, ``"<stage>/<version>#<rule>"`` (a :class:`Rule` value);
+    ``confidence`` is that rule's entry in the confidence table.
     """
 
     relation: str

@@ -22,24 +22,37 @@ from typing import Any, Callable
 import srsly
 from spacy.tokens import Doc
 
-from kg.model import Acronym, Fact, Mention
+from kg.model import Acronym, Fact, Mention, Rule
 
 #: Bumped whenever extraction behaviour changes: part of every Fact.extractor
 #: ("kg.contributions/2") and of the per-paper cache key.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
 
 EXTENSIONS = ("kg_mentions", "kg_facts", "kg_acronyms")
 
 _TAG = "__kg_model__"
 
 
-def extractor_name(stage: str) -> str:
-    """The versioned name a fact or mention records as its producer.
+def extractor_name(stage: str, rule: Rule | None = None) -> str:
+    """The versioned name a fact or mention records as its producer, with the rule when known.
 
     >>> extractor_name("relations")
-    'kg.relations/2'
+    'kg.relations/3'
+    >>> extractor_name("relations", Rule.HUB_DATASET)
+    'kg.relations/3#hub.dataset'
     """
-    return f"kg.{stage}/{EXTRACTOR_VERSION}"
+    name = f"kg.{stage}/{EXTRACTOR_VERSION}"
+    return f"{name}#{rule.value}" if rule is not None else name
+
+
+def rule_extractor(rule: Rule) -> str:
+    """The extractor name of a fact made by ``rule`` (its stage is the rule's prefix).
+
+    >>> rule_extractor(Rule.PROPOSAL_NAMED)
+    'kg.contributions/3#proposal.named'
+    """
+    stage = "contributions" if rule.value.startswith("proposal.") else "relations"
+    return extractor_name(stage, rule)
 
 
 def register_extensions() -> None:

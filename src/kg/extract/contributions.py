@@ -33,11 +33,12 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span, Token
 
-from kg.extract.annotations import extractor_name
+from kg.extract.annotations import extractor_name, rule_extractor
+from kg.extract.confidences import Confidences, fact_confidences_v1
 from kg.extract.cues import ContributionPatterns, MentionHeads
 from kg.extract.mentions import is_name, looks_named
 from kg.extract.structure import MentionIndex, conjuncts, sentence_offsets
-from kg.model import Fact, Mention, Relation
+from kg.model import Fact, Mention, Relation, Rule
 
 PROPOSABLE = frozenset({"Method", "Dataset"})
 _NOVEL = frozenset({"novel", "new", "our"})
@@ -56,7 +57,9 @@ def _by_authors(verb: Token, patterns: ContributionPatterns) -> bool:
             return child.lemma_.lower() in patterns.self_nouns and any(
                 c.lower_ in ("this", "our", "the") for c in child.children
             )
-        if current.dep_ not in ("conj", "xcomp", "pcomp", "advcl", "dep") or current.head is current:
+        if current.dep_ == "pcomp" and current.head.dep_ == "prep" and current.head.head is not current.head:
+            current = current.head  # "we bridge this gap by proposing X": through the preposition
+        elif current.dep_ not in ("conj", "xcomp", "pcomp", "advcl", "dep") or current.head is current:
             return False
         if current.dep_ == "conj" and current.i > 0 and current.doc[current.i - 1].lower_ == "and":
             # "We define ... when Y has changed, and derive Z": the parser hangs the second
@@ -110,6 +113,10 @@ def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatte
         for g in t.children
         if g.dep_ in ("oprd", "attr", "dobj", "xcomp", "npadvmod")
     ]
+    # ", coined / called X" right after the object phrase, however the parser hung it
+    edge = obj.right_edge.i
+    if edge + 3 < len(doc) and doc[edge + 1].text == "," and doc[edge + 2].lemma_.lower() in patterns.naming and doc[edge + 2].tag_ == "VBN":
+        named_by_verb = [*named_by_verb, doc[edge + 3]]
     bracketed = [doc[obj.i + 2]] if obj.i + 2 < len(doc) and doc[obj.i + 1].text == "(" else []
     following = [doc[obj.i + 1]] if obj.i + 1 < len(doc) and is_name(doc[obj.i + 1].text) else []  # "algorithm FastONL"
     appositions = [c for c in obj.children if c.dep_ == "appos"]
@@ -282,7 +289,7 @@ def _surface_objects(sent: Span, index: MentionIndex, patterns: ContributionPatt
     return None
 
 
-Claims = list[tuple[Mention, float]]
+Claims = list[tuple[Mention, Rule]]
 
 
 def _proposed_modifier(token: Token, index: MentionIndex) -> Claims:
@@ -301,31 +308,31 @@ def _proposed_modifier(token: Token, index: MentionIndex) -> Claims:
     )
     named = [m for m in around if looks_named(m.text)]
     found = named[0] if named else index.at(token.head, PROPOSABLE) or (around[0] if around else None)
-    return [(found, 0.6)] if found else []
+    return [(found, Rule.PROPOSAL_MODIFIER)] if found else []
 
 
 def _statement(verb: Token, sent: Span, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads) -> Claims:
     """What a contribution verb of the authors introduces: "we propose X", "X is proposed in this paper"."""
     passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
     if passive and _in_this_paper(sent, patterns):
-        objects, base = passive, 0.7
+        objects, named_rule, typed_rule = passive, Rule.PROPOSAL_PASSIVE, Rule.PROPOSAL_PASSIVE
     elif verb.tag_ in ("VBN", "VBD") and not any(c.dep_ in ("aux", "auxpass", "nsubj") for c in verb.children):
         return []  # a participle, or one the tagger took for a past tense: "ImageNet and derived benchmarks"
     elif _by_authors(verb, patterns):
-        objects, base = [c for c in verb.children if c.dep_ == "dobj"], 0.9
+        objects, named_rule, typed_rule = [c for c in verb.children if c.dep_ == "dobj"], Rule.PROPOSAL_NAMED, Rule.PROPOSAL_TYPED
     else:
         return []
     claims = []
     for obj in (t for o in objects for t in conjuncts(o)):
         if (found := proposed_object(obj, index, patterns)) is not None:
             mention, is_name = found
-            claims.append((mention, base if is_name else min(base, 0.7)))
+            claims.append((mention, named_rule if is_name else typed_rule))
     if not claims and objects and (named := _named_after(verb, sent, index)):
-        claims.append((named, 0.7))
+        claims.append((named, Rule.PROPOSAL_NAMED_LATER))
     if not claims:  # "we propose a novel framework that ...", "a ... approach is proposed in this paper"
         for obj in objects:
             if (described := describe(obj, heads) or _described_by_apposition(obj, heads)) is not None:
-                claims.append((described, 0.5))
+                claims.append((described, Rule.PROPOSAL_DESCRIBED))
     return claims
 
 
@@ -338,7 +345,15 @@ def _apposition(token: Token, index: MentionIndex, heads: MentionHeads) -> Claim
         found = index.at(token, PROPOSABLE)
     else:
         found = None
-    return [(found, 0.65)] if found else []
+    return [(found, Rule.PROPOSAL_APPOSITION)] if found else []
+
+
+def _called_by_us(verb: Token, index: MentionIndex) -> Claims:
+    """"In our approach, which we call LoMa, ...": the name the authors give."""
+    doc = verb.doc
+    following = [t for t in doc[verb.i + 1 : min(len(doc), verb.i + 4)] if t.lower_ not in ("it", "the", "as", "this")][:1]
+    found = index.at(following[0], PROPOSABLE) if following else None
+    return [(found, Rule.PROPOSAL_CALLED)] if found is not None and looks_named(found.text) else []
 
 
 def _sentence_claims(sent: Span, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads) -> Claims:
@@ -352,25 +367,35 @@ def _sentence_claims(sent: Span, index: MentionIndex, patterns: ContributionPatt
             claims += _statement(token, sent, index, patterns, heads)
         elif token.dep_ == "appos":
             claims += _apposition(token, index, heads)
+        elif lemma in patterns.naming and any(c.lower_ in patterns.self_subjects for c in token.children if c.dep_ == "nsubj"):
+            claims += _called_by_us(token, index)
     if not claims and (surface := _surface_objects(sent, index, patterns)):
         verb, mentions = surface
-        claims += [(m, 0.8 if looks_named(m.text) else 0.6) for m in mentions]
+        claims += [(m, Rule.PROPOSAL_WORD_ORDER if looks_named(m.text) else Rule.PROPOSAL_WORD_ORDER_TYPED) for m in mentions]
         if not mentions and (named := _named_after(verb, sent, index)):
-            claims.append((named, 0.7))
+            claims.append((named, Rule.PROPOSAL_NAMED_LATER))
     return claims
 
 
 def find_contributions(
-    doc: Doc, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads
+    doc: Doc, index: MentionIndex, patterns: ContributionPatterns, heads: MentionHeads, confidences: Confidences | None = None
 ) -> list[Fact]:
-    """``proposes`` facts for every contribution statement in ``doc`` (needs a parse), one per mention."""
-    extractor = extractor_name("contributions")
+    """``proposes`` facts for every contribution statement in ``doc`` (needs a parse), one per mention.
+
+    Each records the :class:`~kg.model.Rule` that found it; its confidence is that
+    rule's entry in ``confidences`` (default: ``kg.FactConfidences.v1``).
+    """
+    table = confidences or fact_confidences_v1()
     facts: dict[Mention, Fact] = {}
-    for sent in doc.sents:
-        for mention, confidence in _sentence_claims(sent, index, patterns, heads):
-            if mention not in facts:
-                facts[mention] = Fact(Relation.PROPOSES.value, None, mention, sentence_offsets(sent), extractor, confidence)
-    return list(facts.values()) or _fallbacks(doc, index, extractor)
+    claims = [(sent, m, rule) for sent in doc.sents for m, rule in _sentence_claims(sent, index, patterns, heads)]
+    if not claims:
+        claims = _fallbacks(doc, index)
+    for sent, mention, rule in claims:
+        if mention not in facts:
+            facts[mention] = Fact(
+                Relation.PROPOSES.value, None, mention, sentence_offsets(sent), rule_extractor(rule), table[rule]
+            )
+    return list(facts.values())
 
 
 #: What "we study a phenomenon called X" names: something observed, not something made.
@@ -386,7 +411,7 @@ def _ours(naming: Token, sent: Span) -> bool:
     return not any(t.lower_ in _PRIOR for t in sent.doc[sent.start : naming.i])
 
 
-def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
+def _fallbacks(doc: Doc, index: MentionIndex) -> list[tuple[Span, Mention, Rule]]:
     """When no statement was recognised: "a new model, named X", or a coined acronym in a "we" sentence."""
     for sent in doc.sents:
         for token in sent:
@@ -397,7 +422,7 @@ def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
             ):
                 following = [t for t in sent[token.i - sent.start + 1 :] if t.lower_ not in ("the", "as", "it")][:1]
                 if following and (found := index.at(following[0], PROPOSABLE)):
-                    return [Fact(Relation.PROPOSES.value, None, found, sentence_offsets(sent), extractor, 0.65)]
+                    return [(sent, found, Rule.PROPOSAL_CALLED)]
     for sent in doc.sents:
         words = {t.lower_ for t in sent}
         if not words & {"we", "our"} or not (words & {"novel", "new"} or any(t.lemma_.lower() in _CONTRIBUTING for t in sent)):
@@ -417,5 +442,5 @@ def _fallbacks(doc: Doc, index: MentionIndex, extractor: str) -> list[Fact]:
                 and index.spans[found].end < len(doc)
                 and doc[index.spans[found].end].text == ")"
             ):
-                return [Fact(Relation.PROPOSES.value, None, found, sentence_offsets(sent), extractor, 0.5)]
+                return [(sent, found, Rule.PROPOSAL_COINED)]
     return []

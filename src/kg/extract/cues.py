@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +62,54 @@ class RelationCues:
     locative: frozenset[str]
     studies: frozenset[str]
     training: frozenset[str]
+
+
+@dataclass(frozen=True)
+class HubCues:
+    """Cue words of the hub rules (:mod:`kg.extract.hub`), read from a versioned data file."""
+
+    self_pronouns: frozenset[str]
+    self_determiners: frozenset[str]
+    others: frozenset[str]
+    contrast: frozenset[str]
+    results: frozenset[str]
+    training: frozenset[str]
+    metric_phrases: tuple[tuple[str, ...], ...]
+    uses: frozenset[str]
+    uses_phrases: tuple[tuple[str, ...], ...]
+    uses_stop: frozenset[str]
+    part_nouns: frozenset[str]
+    outperforms: frozenset[str]
+    comparative_phrases: tuple[tuple[str, ...], ...]
+    compare_stop: frozenset[str]
+    better: frozenset[str]
+    worse: frozenset[str]
+    directions: frozenset[str]
+    gain_nouns: frozenset[str]
+    hedges: frozenset[str]
+    task_cues: frozenset[str]
+    vague_heads: frozenset[str]
+    class_nouns: frozenset[str]
+    list_words: frozenset[str]
+    made: frozenset[str]
+    novel: frozenset[str]
+    listing: frozenset[str]
+    negations: frozenset[str]
+
+
+def read_hub_cues(path: Path) -> HubCues:
+    """The cues of a ``hub_cues.vN.json`` file: word lists become sets, phrase lists tuples."""
+    raw = {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if not k.startswith("_")}
+    values = {
+        name: tuple(tuple(p) for p in words) if name.endswith("_phrases") else frozenset(words)
+        for name, words in raw.items()
+    }
+    return HubCues(**values)
+
+
+@registry.misc("kg.HubCues.v1")
+def hub_cues_v1() -> HubCues:
+    return read_hub_cues(DATA_DIR / "hub_cues.v1.json")
 
 
 def _words(text: str) -> frozenset[str]:

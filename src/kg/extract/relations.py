@@ -41,12 +41,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.annotations import extractor_name
 from kg.lexicon import DETERMINERS, GENERIC_MODIFIERS
-from kg.extract.cues import ContributionPatterns, MentionHeads, RelationCues
+from kg.extract.confidences import Confidences, fact_confidences_v1
+from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues
+from kg.extract.hub import hub_facts, ranked_methods
 from kg.extract.mentions import is_name, looks_named
 from kg.extract.structure import (
     MentionIndex,
@@ -58,7 +61,7 @@ from kg.extract.structure import (
     sentence_offsets,
     subjects,
 )
-from kg.model import URL_LABEL, Acronym, Fact, Mention, Relation
+from kg.model import URL_LABEL, Acronym, Fact, Mention, Relation, Rule
 
 METHODS = frozenset({"Method"})
 _NAMED = frozenset({"Method", "Task", "Dataset"})
@@ -67,21 +70,30 @@ _APPLY = frozenset({"use", "apply", "employ", "leverage", "adopt", "utilize", "d
 
 
 class _Facts:
-    """Collects facts of one sentence, skipping self-loops and lowering implied subjects."""
+    """Collects facts of one sentence, skipping self-loops and lowering implied subjects.
 
-    def __init__(self, sent: Span, proposals: Sequence[Mention], extractor: str) -> None:
+    A fact's confidence is its rule's entry in the confidence table, less the
+    table's penalty when the subject is only implied (the paper's method standing
+    in for "we" / "it", or named in another sentence); a trained relation's is its
+    score times the table's entry for the model.
+    """
+
+    def __init__(self, sent: Span, proposals: Sequence[Mention], confidences: Confidences, stage: str = "relations") -> None:
         self.sent = sent
         self.proposed = proposals[0] if proposals else None
         self.own = {m.text.lower() for m in proposals}
-        self.extractor = extractor
+        self.confidences = confidences
+        self.stage = stage
         self.facts: list[Fact] = []
 
-    def add(self, relation: Relation, subject: Mention | None, obj: Mention, confidence: float) -> None:
+    def add(self, relation: Relation, subject: Mention | None, obj: Mention, rule: Rule, score: float = 1.0) -> None:
         if subject is None or subject == obj or obj.text.lower() == subject.text.lower():
             return  # no self-loops
+        confidence = self.confidences[rule] * score
         if subject is self.proposed and not (self.sent.start_char <= subject.start < self.sent.end_char):
-            confidence -= 0.1
-        self.facts.append(Fact(relation.value, subject, obj, sentence_offsets(self.sent), self.extractor, round(confidence, 3)))
+            confidence -= self.confidences.implied_subject_penalty
+        extractor = extractor_name(self.stage, rule)
+        self.facts.append(Fact(relation.value, subject, obj, sentence_offsets(self.sent), extractor, round(confidence, 3)))
 
 
 def _method_objects(verb: Token, index: MentionIndex, heads: MentionHeads, preps: frozenset[str] = frozenset(), direct: bool = True) -> list[Mention]:
@@ -134,7 +146,7 @@ def _verb_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCues
         if lemma in cues.outperforms:
             subject = agent_of(verb, index, METHODS, out.proposed, heads)
             for obj in _method_objects(verb, index, heads):
-                out.add(Relation.OUTPERFORMS, subject, obj, 0.8)
+                out.add(Relation.OUTPERFORMS, subject, obj, Rule.OUTPERFORMS_VERB)
         elif lemma in cues.uses:
             if _said_of_authors(verb) or verb.head.lemma_.lower() in cues.evaluation:
                 continue  # "we use ViT as a test bed", "validated using IN1K": how the paper worked, not what its method uses
@@ -145,31 +157,31 @@ def _verb_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCues
                 objects = _method_objects(verb, index, heads)
             subject = agent_of(verb, index, METHODS, out.proposed, heads)
             for obj in objects:
-                out.add(Relation.USES, subject, obj, 0.65)
+                out.add(Relation.USES, subject, obj, Rule.USES_VERB)
 
 
-def _method_for(link: Token, index: MentionIndex, out: _Facts, heads: MentionHeads, patterns: ContributionPatterns) -> tuple[Mention | None, float]:
+def _method_for(link: Token, index: MentionIndex, out: _Facts, heads: MentionHeads, patterns: ContributionPatterns) -> tuple[Mention | None, Rule | None]:
     """The method a "for Y" phrase attaches to: "X for Y", "we propose X for Y", "X is used for Y"."""
     direct = mention_of(link, index, METHODS, out.proposed, heads)
     if direct is not None and (direct.text.lower() in out.own or looks_named(direct.text) or direct.score >= 0.9):
-        return direct, 0.75  # a named method; "pre-trained models for VPR" is too vague
+        return direct, Rule.FOR_NAMED  # a named method; "pre-trained models for VPR" is too vague
     lemma = link.lemma_.lower()
     if link.pos_ == "VERB":
         if link.dep_ in ("acl", "relcl") and (found := mention_of(link.head, index, METHODS, out.proposed, heads)):
-            return found, 0.7  # "a framework designed for Y"
+            return found, Rule.FOR_DESCRIBED  # "a framework designed for Y"
         if lemma in patterns.verbs or lemma in _APPLY:
             for child in link.children:
                 if child.dep_ in ("dobj", "nsubjpass"):
                     found = mention_of(child, index, METHODS, out.proposed, heads)
                     if found is not None:
-                        return found, 0.75 if lemma in patterns.verbs else 0.65
+                        return found, Rule.FOR_PROPOSED if lemma in patterns.verbs else Rule.FOR_APPLIED
     if link.pos_ == "NOUN" and lemma in heads.method:
         # "We propose Z, a framework for Y": the framework is Z.
         if link.dep_ == "appos" and (found := index.at(link.head, METHODS)):
-            return found, 0.75
+            return found, Rule.FOR_APPOSITION
         if link.dep_ == "dobj" and link.head.lemma_.lower() in patterns.verbs and out.proposed is not None:
-            return out.proposed, 0.7
-    return None, 0.0
+            return out.proposed, Rule.FOR_OBJECT
+    return None, None
 
 
 def topic_tasks(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym]) -> list[Mention]:
@@ -235,19 +247,19 @@ def _task_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCues
         head = root.head
         head_lemma = head.lemma_.lower()
         if root.dep_ == "pobj" and head.lower_ == "for":
-            method, confidence = _method_for(head.head, index, out, heads, patterns)
-            if method is not None:
-                out.add(Relation.ADDRESSES, method, task, confidence)
+            method, rule = _method_for(head.head, index, out, heads, patterns)
+            if method is not None and rule is not None:
+                out.add(Relation.ADDRESSES, method, task, rule)
         elif root.dep_ == "pobj" and head.lower_ in ("on", "in", "across") and head.head.lemma_.lower() in cues.results | cues.evaluation:
-            out.add(Relation.ADDRESSES, agent_of(head.head, index, METHODS, out.proposed, heads), task, 0.65)
+            out.add(Relation.ADDRESSES, agent_of(head.head, index, METHODS, out.proposed, heads), task, Rule.TASK_RESULT)
         elif root.dep_ in ("dobj", "nsubjpass") and head_lemma in cues.addresses:
-            out.add(Relation.ADDRESSES, agent_of(head, index, METHODS, out.proposed, heads), task, 0.75)
+            out.add(Relation.ADDRESSES, agent_of(head, index, METHODS, out.proposed, heads), task, Rule.TASK_VERB)
         elif (root.dep_ == "dobj" and head_lemma in cues.studies) or (
             root.dep_ == "pobj" and head.lower_ == "on" and head.head.lemma_.lower() in cues.studies
         ):
             verb = head if root.dep_ == "dobj" else head.head
             if any(c.lower_ == "we" for c in subjects(verb)):
-                out.add(Relation.ADDRESSES, out.proposed, task, 0.6)
+                out.add(Relation.ADDRESSES, out.proposed, task, Rule.TASK_STUDY)
 
 
 #: Trained relations scoring lower are ignored.
@@ -290,13 +302,13 @@ def _proposal_rules(sent: Span, index: MentionIndex, out: _Facts, proposals: Seq
                 if len(after) > 4 or any(t.text in (",", ";", ":", "(") for t in after) or index.within(after, _NAMED):
                     continue  # the purpose phrase is about something else ("for X, coined Y (Z)")
                 near = "for" in {t.lower_ for t in between[-3:]}
-                out.add(Relation.ADDRESSES, proposed, task, 0.7 if near else 0.6)
+                out.add(Relation.ADDRESSES, proposed, task, Rule.PURPOSE_NEAR if near else Rule.PURPOSE)
             elif "in" in words or "on" in words:
-                out.add(Relation.ADDRESSES, proposed, task, 0.5)  # "Z ... diversity in LLM reasoning"
+                out.add(Relation.ADDRESSES, proposed, task, Rule.PURPOSE_IN)  # "Z ... diversity in LLM reasoning"
         for described in _descriptions(span, index):
             task = embedded_task(index.spans[described], heads)
             if task is not None:
-                out.add(Relation.ADDRESSES, proposed, task, 0.65)
+                out.add(Relation.ADDRESSES, proposed, task, Rule.DESCRIBED_TASK)
 
 
 def _descriptions(span: Span, index: MentionIndex) -> list[Mention]:
@@ -320,6 +332,8 @@ def embedded_task(span: Span, heads: MentionHeads) -> Mention | None:
         task = task[1:]  # "Local Kernel-based matrix completion" -> "matrix completion"
     if looks_named(task.text) or task[0].lower_ in heads.generic:
         return None  # "Module-Aware Pruning method": a coined name; "[consensus-]based pruning": a word part
+    if len(task) < 2 or (task.start > 0 and task.doc[task.start - 1].text == "-" and not task.doc[task.start - 1].whitespace_):
+        return None  # "OOD detection framework" -> "detection" says too little; "cross-[device ...]" is cut
     return Mention(task.start_char, task.end_char, "Task", task.text, 0.6, extractor_name("relations"))
 
 
@@ -353,11 +367,11 @@ def _result_rules(sent: Span, index: MentionIndex, out: _Facts, cues: RelationCu
         verb = link if link.pos_ in ("VERB", "AUX") else governing_verb(link)
         if verb is None or verb.lemma_.lower() in cues.training or _after_training(root.head, cues):
             continue
-        out.add(Relation.EVALUATED_ON, _evaluation_subject(verb, index, out, heads, cues), dataset, 0.75)
+        out.add(Relation.EVALUATED_ON, _evaluation_subject(verb, index, out, heads, cues), dataset, Rule.EVALUATED_ON_VERB)
     for metric in index.in_sentence(sent, frozenset({"Metric"})):
         verb = governing_verb(attachment(index.spans[metric]))
         if verb is not None and (verb.lemma_.lower() in cues.results or verb.lemma_.lower() in cues.outperforms):
-            out.add(Relation.MEASURED_BY, _evaluation_subject(verb, index, out, heads, cues), metric, 0.7)
+            out.add(Relation.MEASURED_BY, _evaluation_subject(verb, index, out, heads, cues), metric, Rule.MEASURED_BY_VERB)
 
 
 def _after_training(prep: Token, cues: RelationCues) -> bool:
@@ -444,17 +458,17 @@ def _result_fallback(
         if dataset in done:
             continue
         if _introduced(span, index, _INTRODUCERS | cues.locative, cues.training):
-            out.add(Relation.EVALUATED_ON, method, dataset, 0.65)
+            out.add(Relation.EVALUATED_ON, method, dataset, Rule.RESULT_DATASET)
         elif _introduced(span, index, frozenset({"benchmark", "benchmarks", "datasets", "dataset"}), cues.training) or (
             span.end < sent.end
             and (doc[span.end].lemma_.lower() in cues.evaluation or index.at(doc[span.end], _METRICS) is not None)
         ):
-            out.add(Relation.EVALUATED_ON, method, dataset, 0.6)  # "datasets: A, B", "ImageNet experiments / accuracy"
+            out.add(Relation.EVALUATED_ON, method, dataset, Rule.RESULT_DATASET_NOUN)  # "datasets: A, B", "ImageNet experiments / accuracy"
     # Tasks: "results on ID and OOD tasks" in a result sentence; "our method ... for Y" in any.
     introducers = frozenset({"on", "for", "across"}) if results else frozenset({"for"})
     for task in index.in_sentence(sent, frozenset({"Task"})):
         if task not in done and _introduced(index.spans[task], index, introducers, cues.training):
-            out.add(Relation.ADDRESSES, method, task, 0.5)
+            out.add(Relation.ADDRESSES, method, task, Rule.RESULT_TASK)
 
 
 def _trained_rules(sent: Span, index: MentionIndex, out: _Facts, map_relation: Callable) -> None:
@@ -474,7 +488,7 @@ def _trained_rules(sent: Span, index: MentionIndex, out: _Facts, map_relation: C
         if Relation(relation) not in TRAINED_RELATIONS:
             continue
         subject, obj = (tail, head) if swap else (head, tail)
-        out.add(Relation(relation), subject, obj, 0.8 * float(score))
+        out.add(Relation(relation), subject, obj, Rule.SCIERC_RELATION, float(score))
 
 
 def find_relations(
@@ -486,14 +500,24 @@ def find_relations(
     patterns: ContributionPatterns,
     map_relation: Callable | None = None,
     acronyms: Sequence[Acronym] = (),
+    hub: tuple[MentionIndex, HubCues] | None = None,
+    confidences: Confidences | None = None,
 ) -> list[Fact]:
-    """Every relation fact of ``doc``: rule-based, trained (when present) and ``hasCode``."""
+    """Every relation fact of ``doc``: rule-based, trained (when present) and ``hasCode``.
+
+    ``hub`` (an index of every mention, trained spans included, and the hub cues)
+    adds the facts of the sentences about the paper's main method
+    (:func:`kg.extract.hub.hub_facts`). ``confidences`` is the confidence table
+    (default: ``kg.FactConfidences.v1``).
+    """
+    confidences = confidences or fact_confidences_v1()
+    # The main method first: it stands for "we", "it" and "our method" in every rule.
+    proposals = [*ranked_methods(doc, proposals, acronyms), *(p for p in proposals if p.label != "Method")]
     facts: list[Fact] = []
-    rules = extractor_name("relations")
     proposed = proposals[0] if proposals else None
     trained = map_relation is not None and doc.has_extension("scierc_relations") and bool(doc._.scierc_relations)
     for sent in doc.sents:
-        out = _Facts(sent, proposals, rules)
+        out = _Facts(sent, proposals, confidences)
         _verb_rules(sent, index, out, cues, heads)
         _task_rules(sent, index, out, cues, heads, patterns)
         _result_rules(sent, index, out, cues, heads)
@@ -501,28 +525,47 @@ def find_relations(
         _result_fallback(sent, index, out, proposals, cues, heads, acronyms)
         facts += out.facts
         if trained:
-            out = _Facts(sent, proposals, extractor_name("scierc"))
+            out = _Facts(sent, proposals, confidences, "scierc")
             _trained_rules(sent, index, out, map_relation)
             facts += out.facts
     if proposed is not None:
         for task in topic_tasks(doc, index, acronyms):
             if any(p.start <= task.start and task.end <= p.end for p in proposals):
                 continue  # a word of the method's own description: "a data-driven and local-verification approach"
-            out = _Facts(index.spans[task].sent, proposals, rules)
-            out.add(Relation.ADDRESSES, proposed, task, 0.6)
+            out = _Facts(index.spans[task].sent, proposals, confidences)
+            out.add(Relation.ADDRESSES, proposed, task, Rule.TOPIC_TASK)
             facts += out.facts
-    facts += code_links(index)
+    if hub is not None:
+        facts = _to_main(doc, facts, proposals, acronyms)
+        facts += hub_facts(doc, hub[0], proposals, acronyms, hub[1], heads, confidences)
+    facts += code_links(index, confidences)
     return dedupe(facts)
 
 
-def code_links(index: MentionIndex) -> list[Fact]:
+def _to_main(doc: Doc, facts: list[Fact], proposals: Sequence[Mention], acronyms: Sequence[Acronym]) -> list[Fact]:
+    """A task a component of the paper's method is said to address is the main method's task:
+    "LER optimizes ... to address Y" is how the proposed method addresses Y."""
+    methods = ranked_methods(doc, proposals, acronyms)
+    if len(methods) < 2:
+        return facts
+    main, components = methods[0], set(methods[1:])
+    return [
+        replace(f, subject=main) if f.relation == Relation.ADDRESSES.value and f.subject in components else f
+        for f in facts
+    ]
+
+
+def code_links(index: MentionIndex, confidences: Confidences | None = None) -> list[Fact]:
     """``hasCode`` facts for the URL mentions (subject: the paper)."""
+    factor = (confidences or fact_confidences_v1())[Rule.CODE_URL]
     facts = []
     for url, span in index.spans.items():
         if url.label != URL_LABEL:
             continue
         sent = span.sent if index.doc.has_annotation("SENT_START") else index.doc[:]
-        facts.append(Fact(Relation.HAS_CODE.value, None, url, sentence_offsets(sent), url.extractor, url.score))
+        # The URL mention's score says how surely it is code (a code host, or another page).
+        extractor = f"{url.extractor}#{Rule.CODE_URL.value}"
+        facts.append(Fact(Relation.HAS_CODE.value, None, url, sentence_offsets(sent), extractor, round(url.score * factor, 3)))
     return facts
 
 

@@ -135,3 +135,35 @@ def refers_to_own_method(text: str) -> bool:
     first, second = words[0], words[1]
     own_the = first == "the" and second in ("proposed", "presented", "present", "new", "novel")
     return first in ("our", "this") or own_the or first == "proposed"
+
+
+#: How an abstract refers to its own contribution: "our method", "the proposed approach".
+_SELF_REFERENCE = re.compile(
+    r"\b(?:our|the proposed|this)(?:\s+(?:proposed|novel|new))?\s+"
+    r"(?:method|approach|framework|model|algorithm|technique|scheme|pipeline|strategy|system|architecture)s?\b",
+    re.IGNORECASE,
+)
+
+
+def self_references(text: str) -> list[str]:
+    """The phrases by which an abstract refers to its own method, as written, each once.
+
+    >>> self_references("We propose a method. Our method beats X; the proposed approach is fast. Our method wins.")
+    ['Our method', 'the proposed approach']
+    """
+    found: dict[str, str] = {}
+    for match in _SELF_REFERENCE.finditer(text):
+        found.setdefault(match.group(0).lower(), match.group(0))
+    return list(found.values())
+
+
+def is_unnamed_contribution(mention_extractor: str) -> bool:
+    """Whether a mention is a description the contribution finder made up for an unnamed
+    contribution ("method to realize seamless adaptation"): its extractor is the contribution
+    stage itself, where every other mention comes from the mention finder.
+
+    >>> is_unnamed_contribution("kg.contributions/3"), is_unnamed_contribution("kg.mentions/3")
+    (True, False)
+    """
+    return mention_extractor.startswith("kg.contributions/")
+

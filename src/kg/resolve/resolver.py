@@ -38,7 +38,7 @@ from kg.resolve.acronyms import Definition, link_acronyms, local_definitions
 from kg.resolve.aliases import alias_of
 from kg.resolve.cluster import ANCHOR, Clusters, fuzzy_pairs
 from kg.resolve.entities import Occurrence, build_entities
-from kg.resolve.generic import is_generic, refers_to_own_method
+from kg.resolve.generic import is_generic, is_unnamed_contribution, refers_to_own_method, self_references
 from kg.resolve.normalise import compact, display, normalise
 
 #: Classes whose conflicts on one name are settled by a vote.
@@ -47,6 +47,8 @@ _TYPES = frozenset(t.value for t in EntityType)
 _RELATIONS = {r.value: r for r in Relation}
 
 MentionId = tuple[int, int, str, str]
+#: Key prefix of a paper-scoped node (an unnamed contribution): never joined across papers.
+PAPER_SCOPED = "@paper:"
 _REBOUND = "generic_subject_rebound"
 
 
@@ -107,15 +109,42 @@ class _Collected:
     generic: int
 
 
+def _own_unnamed(extraction: Extraction) -> Mention | None:
+    """The paper's own method when it is unnamed: of the proposed methods, the one most
+    facts start from (where the extractors attached the paper's claims), if it is a description."""
+    proposed = [f.object for f in extraction.facts if f.relation == Relation.PROPOSES.value and f.object.label == EntityType.METHOD.value]
+    if not proposed:
+        return None
+    subjects = Counter(_mention_id(f.subject) for f in extraction.facts if f.subject is not None)
+    main = min(proposed, key=lambda m: (-subjects[_mention_id(m)], m.start))
+    return main if is_unnamed_contribution(main.extractor) else None
+
+
 def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
-    """Step 1: one occurrence per non-generic entity mention, with its node."""
+    """Step 1: one occurrence per non-generic entity mention, with its node.
+
+    An unnamed contribution (a description the contribution finder made up) gets a
+    paper-scoped node, never joined with another paper's: two papers' "graph
+    clustering framework" are two methods. It is labelled "<description> (this
+    paper)", and when it is the paper's own method the abstract's self-references
+    ("our method") become its other labels.
+    """
     out = _Collected(Clusters(), [], {}, defaultdict(set), defaultdict(Counter), defaultdict(list), 0)
     for paper, extraction in inputs:
         local = local_definitions(paper.id, extraction)
+        own = _own_unnamed(extraction)
         for mention in _entity_mentions(extraction):
             key = compact(mention.text)
             if not key or is_generic(mention.text):
                 out.generic += 1
+                continue
+            if is_unnamed_contribution(mention.extractor):
+                node = out.clusters.node(mention.label, f"{PAPER_SCOPED}{paper.id}/{key}", f"{normalise(mention.text)} {paper.id}")
+                occurrence = Occurrence(paper.id, f"{display(mention.text)} (this paper)", node, mention.label)
+                out.occurrences.append(occurrence)
+                out.where[(paper.id, _mention_id(mention))] = occurrence
+                if own is not None and _mention_id(own) == _mention_id(mention):
+                    out.acronym_labels[node].update(self_references(paper.abstract))  # other labels, never the label
                 continue
             definition = local.get(key)
             if definition is None:
@@ -143,8 +172,8 @@ def _join_names(clusters: Clusters, defined_shorts: set[str]) -> None:
     """Step 2: alias table and guarded fuzzy matching, within each class."""
     names: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
     for (cls, key), node in sorted(clusters.ids.items()):
-        if key.startswith(ANCHOR) or key in defined_shorts:
-            continue  # a corpus-defined acronym waits for step 3
+        if key.startswith(ANCHOR) or key in defined_shorts or key.startswith(PAPER_SCOPED):
+            continue  # a corpus-defined acronym waits for step 3; a paper's unnamed method joins nothing
         label = alias_of(key, cls)
         if label:
             clusters.union(node, clusters.node(cls, ANCHOR + label, normalise(label)))

@@ -33,7 +33,8 @@ from spacy.tokens import Doc
 from kg.extract.acronyms import find_acronyms
 from kg.extract.annotations import as_tuple
 from kg.extract.contributions import find_contributions
-from kg.extract.cues import ContributionPatterns, MentionHeads, RelationCues
+from kg.extract.confidences import Confidences
+from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues
 from kg.extract.gazetteers import build_gazetteer
 from kg.extract.mentions import find_mentions
 from kg.extract.relations import find_relations
@@ -58,6 +59,7 @@ logger = logging.getLogger("kg.extract")
 _HEADS = {"@misc": "kg.MentionHeads.v1"}
 _PATTERNS = {"@misc": "kg.ContributionPatterns.v1"}
 _CUES = {"@misc": "kg.RelationCues.v1"}
+_CONFIDENCES = {"@misc": "kg.FactConfidences.v1"}
 
 
 def skip_failed_doc(proc_name: str, proc: Any, docs: list[Doc], error: Exception) -> None:
@@ -146,14 +148,15 @@ def make_mention_finder(nlp: Language, name: str, heads: MentionHeads, gazetteer
 class ContributionFinder(_Component):
     """Adds the paper's ``proposes`` facts to ``doc._.kg_facts``."""
 
-    def __init__(self, name: str, patterns: ContributionPatterns, heads: MentionHeads) -> None:
+    def __init__(self, name: str, patterns: ContributionPatterns, heads: MentionHeads, confidences: Confidences | None = None) -> None:
         super().__init__(name)
         self.patterns = patterns
         self.heads = heads
+        self.confidences = confidences
 
     def find(self, doc: Doc) -> None:
         mentions = as_tuple(doc._.kg_mentions)
-        facts = find_contributions(doc, rule_index(doc, mentions), self.patterns, self.heads)
+        facts = find_contributions(doc, rule_index(doc, mentions), self.patterns, self.heads, self.confidences)
         doc._.kg_facts = (*as_tuple(doc._.kg_facts), *facts)
         # Descriptions made up for unnamed contributions become mentions too.
         known = set(mentions)
@@ -166,28 +169,43 @@ class ContributionFinder(_Component):
     "kg_contributions",
     assigns=["doc._.kg_facts"],
     requires=["doc._.kg_mentions"],
-    default_config={"patterns": _PATTERNS, "heads": _HEADS},
+    default_config={"patterns": _PATTERNS, "heads": _HEADS, "confidences": _CONFIDENCES},
 )
-def make_contribution_finder(nlp: Language, name: str, patterns: ContributionPatterns, heads: MentionHeads) -> ContributionFinder:
-    return ContributionFinder(name, patterns, heads)
+def make_contribution_finder(
+    nlp: Language, name: str, patterns: ContributionPatterns, heads: MentionHeads, confidences: Confidences
+) -> ContributionFinder:
+    return ContributionFinder(name, patterns, heads, confidences)
 
 
 class RelationFinder(_Component):
     """Adds relation facts (addresses, evaluatedOn, measuredBy, outperforms, uses, hasCode)."""
 
-    def __init__(self, name: str, cues: RelationCues, heads: MentionHeads, patterns: ContributionPatterns, trained: bool) -> None:
+    def __init__(
+        self,
+        name: str,
+        cues: RelationCues,
+        heads: MentionHeads,
+        patterns: ContributionPatterns,
+        trained: bool,
+        hub_cues: HubCues | None = None,
+        confidences: Confidences | None = None,
+    ) -> None:
         super().__init__(name)
         self.cues = cues
         self.heads = heads
         self.patterns = patterns
         self.map_relation = _scierc_mapping("map_relation") if trained else None
+        self.hub_cues = hub_cues
+        self.confidences = confidences
 
     def find(self, doc: Doc) -> None:
         facts = as_tuple(doc._.kg_facts)
-        index = rule_index(doc, as_tuple(doc._.kg_mentions))
+        mentions = as_tuple(doc._.kg_mentions)
+        index = rule_index(doc, mentions)
+        hub = (MentionIndex(doc, mentions), self.hub_cues) if self.hub_cues is not None else None
         found = find_relations(
             doc, index, proposals(facts), self.cues, self.heads, self.patterns, self.map_relation,
-            as_tuple(doc._.kg_acronyms),
+            as_tuple(doc._.kg_acronyms), hub, self.confidences,
         )
         doc._.kg_facts = (*facts, *found)
 
@@ -196,9 +214,19 @@ class RelationFinder(_Component):
     "kg_relations",
     assigns=["doc._.kg_facts"],
     requires=["doc._.kg_mentions"],
-    default_config={"cues": _CUES, "heads": _HEADS, "patterns": _PATTERNS, "trained": True},
+    default_config={
+        "cues": _CUES, "heads": _HEADS, "patterns": _PATTERNS, "trained": True,
+        "hub_cues": {"@misc": "kg.HubCues.v1"}, "confidences": _CONFIDENCES,
+    },
 )
 def make_relation_finder(
-    nlp: Language, name: str, cues: RelationCues, heads: MentionHeads, patterns: ContributionPatterns, trained: bool
+    nlp: Language,
+    name: str,
+    cues: RelationCues,
+    heads: MentionHeads,
+    patterns: ContributionPatterns,
+    trained: bool,
+    hub_cues: HubCues,
+    confidences: Confidences,
 ) -> RelationFinder:
-    return RelationFinder(name, cues, heads, patterns, trained)
+    return RelationFinder(name, cues, heads, patterns, trained, hub_cues, confidences)

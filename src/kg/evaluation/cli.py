@@ -1,0 +1,56 @@
+"""``kg eval facts``: a thin Typer command over :func:`kg.evaluation.facts.evaluate_facts`.
+
+Importing this module loads no model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kg.errors import UserError
+
+_out = Console(soft_wrap=True, emoji=False)
+if not _out.is_terminal:
+    _out.width = 120  # a piped table keeps its full column names
+
+
+def eval_facts_command(
+    gold: Annotated[Path, typer.Argument(help="A facts gold file (JSON list of annotated abstracts; see docs/EVALUATION.md).")],
+    model: Annotated[
+        Optional[str], typer.Option("--model", help="The SciERC model: default, minilm (transformer extra) or a model folder.")
+    ] = None,
+    errors: Annotated[
+        Optional[Path], typer.Option("--errors", help="Write every miss and false positive (lenient) here, JSON lines.")
+    ] = None,
+    keep: Annotated[
+        Optional[Path], typer.Option("--keep", help="Keep the build of the gold abstracts in this folder.")
+    ] = None,
+) -> None:
+    """Build the gold file's abstracts and score the graph's facts: P / R / F1 per relation, strict and lenient."""
+    from kg.evaluation.facts import RELATIONS, evaluate_facts, write_errors
+
+    if not gold.is_file():
+        raise UserError("E221", path=gold, reason="no such file")
+    scores = evaluate_facts(gold, scierc_model=model, workdir=keep)
+    table = Table(title=f"Facts: {gold} ({scores.records} abstracts)")
+    for column in ("relation", "gold", "strict P", "strict R", "strict F1", "pred", "lenient P", "lenient R", "lenient F1"):
+        table.add_column(column, justify="left" if column == "relation" else "right")
+    for relation in (*RELATIONS, "all"):
+        s, le = scores.strict[relation], scores.lenient[relation]
+        table.add_row(
+            relation, str(s.gold), f"{s.precision:.1f}", f"{s.recall:.1f}", f"{s.f1:.1f}",
+            str(le.predicted), f"{le.precision:.1f}", f"{le.recall:.1f}", f"{le.f1:.1f}",
+        )
+    _out.print(table)
+    if scores.unscored:
+        _out.print("not scored (no gold): " + ", ".join(f"{k} {v}" for k, v in sorted(scores.unscored.items())))
+    if scores.unmatched_records:
+        _out.print(f"{len(scores.unmatched_records)} gold record(s) have no paper in the build: {', '.join(scores.unmatched_records)}")
+    if errors is not None:
+        write_errors(scores, errors)
+        _out.print(f"{len(scores.errors)} misses and false positives written to {errors}")

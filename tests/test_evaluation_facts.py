@@ -1,0 +1,149 @@
+"""The facts scorer: matching rules, reading a graph, the gold format, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kg.cli import main
+from kg.errors import UserError
+from kg.evaluation.facts import (
+    Node,
+    PredictedFact,
+    forms_match,
+    graph_facts,
+    normalise,
+    parse_gold,
+    read_gold,
+    score,
+)
+from kg.store import KnowledgeGraph
+
+from .conftest import SHARED, tiny_resolution
+
+DEV_GOLD = SHARED / "data" / "seeds-dev-gold" / "dev_gold.json"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("Vision Transformers", "vision transformer", True),
+        ("GPT-4", "gpt 4", True),
+        ("loss", "los", True),  # the final "s" of a word longer than three letters goes
+        ("GANs", "GAN", True),
+        ("bus", "bu", False),  # three letters: kept
+        ("image classification", "image segmentation", False),
+    ],
+)
+def test_normalise(a: str, b: str, same: bool) -> None:
+    assert (normalise(a) == normalise(b)) is same
+
+
+@pytest.mark.parametrize(
+    ("label", "forms", "strict", "lenient"),
+    [
+        ("CIFAR10", ["CIFAR-10"], True, True),
+        ("the segmentation of images", ["image segmentation"], False, True),  # stop words ignored
+        ("graph network", ["graph neural network"], False, True),  # 2/3 >= 0.5
+        ("neural network", ["graph neural network pruning"], False, True),  # 2/4 = 0.5
+        ("network", ["graph neural network"], False, False),  # 1/3
+        ("FN", ["FooNet", "FN"], True, True),  # an alias counts
+    ],
+)
+def test_forms_match(label: str, forms: list[str], strict: bool, lenient: bool) -> None:
+    assert forms_match([label], forms, lenient=False) is strict
+    assert forms_match([label], forms, lenient=True) is lenient
+
+
+def _gold(triples: list[list[str]], entities: list[dict], record_id: str = "p1") -> list:
+    return parse_gold([{"id": record_id, "abstract": "text", "entities": entities, "triples": triples}], Path("gold.json"))
+
+
+ENTITIES = [
+    {"name": "FooNet", "type": "Method", "aliases": ["FN"]},
+    {"name": "large-scale image classification", "type": "Task"},
+    {"name": "BazNet", "type": "Method"},
+]
+
+
+def test_graph_facts_read_statements_and_proposals() -> None:
+    papers, resolution = tiny_resolution()
+    facts, nodes = graph_facts(KnowledgeGraph.from_resolution(papers, resolution))
+    p1 = {(f.relation, f.subject.label, f.object.label) for f in facts["p1"]}
+    assert ("introduces", "PAPER", "FooNet") in p1  # kg:proposes read as introduces
+    assert ("addresses", "FooNet", "image classification") in p1
+    assert ("hasCode", "PAPER", "https://github.com/a/b") in p1
+    foonet = next(f.subject for f in facts["p 2"] if f.relation == "outperforms")
+    assert foonet.labels == ("FooNet", "FN") and foonet.type == "Method"
+    assert {n.label for n in nodes["p 2"]} == {"FooNet", "CIFAR-10", "BarNet"}
+
+
+def test_score_strict_and_lenient() -> None:
+    papers, resolution = tiny_resolution()
+    facts, nodes = graph_facts(KnowledgeGraph.from_resolution(papers, resolution))
+    gold = _gold(
+        [["PAPER", "introduces", "FooNet"], ["FooNet", "addresses", "large-scale image classification"], ["FooNet", "uses", "BazNet"]],
+        ENTITIES,
+    )
+    scores = score(gold, facts, nodes)
+    # predicted for p1: introduces FooNet, addresses "image classification" (hasCode is not scored)
+    assert (scores.strict["all"].predicted, scores.strict["all"].correct_predicted, scores.strict["all"].matched_gold) == (2, 1, 1)
+    # "image classification" vs "large-scale image classification": Jaccard 2/3 (the hyphen splits words)
+    assert (scores.lenient["all"].correct_predicted, scores.lenient["all"].matched_gold) == (2, 2)
+    assert scores.lenient["uses"].gold == 1 and scores.lenient["uses"].recall == 0.0
+    assert scores.unscored == {"hasCode": 1}
+    (miss,) = [e for e in scores.errors if e["kind"] == "miss"]
+    assert (miss["relation"], miss["subject_nodes"], miss["object_nodes"]) == ("uses", ["FooNet"], [])
+    assert round(scores.lenient["all"].precision, 1) == 100.0 and round(scores.lenient["all"].recall, 1) == 66.7
+
+
+def test_false_positive_carries_evidence() -> None:
+    fact = PredictedFact("p1", "outperforms", Node(("FooNet",), "Method"), Node(("BarNet",), "Method"), "FooNet beats BarNet.", "kg.relations/2", 0.8)
+    scores = score(_gold([["PAPER", "introduces", "FooNet"]], ENTITIES), {"p1": [fact]})
+    (fp,) = [e for e in scores.errors if e["kind"] == "false_positive"]
+    assert fp["evidence"] == "FooNet beats BarNet." and fp["extractor"] == "kg.relations/2"
+    assert scores.lenient["outperforms"].precision == 0.0 and scores.lenient["introduces"].recall == 0.0
+
+
+def test_a_record_without_a_paper_is_reported() -> None:
+    scores = score(_gold([["PAPER", "introduces", "FooNet"]], ENTITIES, record_id="zz"), {})
+    assert scores.unmatched_records == ["zz"] and scores.lenient["all"].gold == 1
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"abstract": "x", "triples": [["PAPER", "introduces", "Nope"]]}, "'Nope', which is not an entity"),
+        ({"abstract": "x", "entities": [{"name": "A", "type": "Method"}], "triples": [["A", "likes", "A"]]}, "unknown relation 'likes'"),
+        ({"abstract": "x", "entities": [{"name": "A", "type": "Model"}]}, "has type 'Model'"),
+        ({"abstract": ""}, "non-empty 'abstract'"),
+    ],
+)
+def test_bad_gold_is_a_user_error(record: dict, message: str) -> None:
+    with pytest.raises(UserError, match=message) as caught:
+        parse_gold([{"id": "a", **record}], Path("g.json"))
+    assert caught.value.code == "E220" and "g.json: record 1" in str(caught.value)
+
+
+def test_cli_bad_gold_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "gold.json"
+    path.write_text("[{", encoding="utf-8")
+    assert main(["eval", "facts", str(path)]) == 2
+    assert "E221" in capsys.readouterr().err
+    with pytest.raises(UserError):
+        read_gold(tmp_path / "missing.json")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not DEV_GOLD.is_file(), reason="../shared/data/seeds-dev-gold is not present")
+def test_cli_on_the_dev_gold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    errors = tmp_path / "errors.jsonl"
+    assert main(["eval", "facts", str(DEV_GOLD), "--errors", str(errors)]) == 0
+    printed = capsys.readouterr().out
+    assert "introduces" in printed and "40 abstracts" in printed and "have no paper" not in printed
+    rows = [json.loads(line) for line in errors.read_text(encoding="utf-8").splitlines()]
+    assert rows and {r["kind"] for r in rows} <= {"miss", "false_positive"}
+    gold_triples = sum(len(r["triples"]) for r in json.loads(DEV_GOLD.read_text(encoding="utf-8")))
+    assert sum(r["kind"] == "miss" for r in rows) < gold_triples

@@ -1,0 +1,111 @@
+"""The hub rules, the confidence table and the cue files (invented sentences, none from a gold set)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kg.extract.confidences import DATA_DIR, fact_confidences_v1, read_confidences
+from kg.extract.cues import hub_cues_v1
+from kg.model import Fact, Rule
+
+
+def triples(facts: tuple[Fact, ...]) -> set[tuple[str, str | None, str]]:
+    return {(f.relation, f.subject.text if f.subject else None, f.object.text) for f in facts}
+
+
+def rules(facts: tuple[Fact, ...]) -> dict[tuple[str, str | None, str], str]:
+    return {(f.relation, f.subject.text if f.subject else None, f.object.text): f.extractor.partition("#")[2] for f in facts}
+
+
+def test_every_rule_has_a_confidence_in_the_table() -> None:
+    table = fact_confidences_v1()
+    assert {r for r in Rule} == set(table.table) and all(0 <= v <= 1 for v in table.table.values())
+    assert table[Rule.PROPOSAL_NAMED] > table[Rule.PROPOSAL_DESCRIBED]
+
+
+def test_a_table_missing_a_rule_is_refused(tmp_path) -> None:
+    raw = json.loads((DATA_DIR / "confidences.v1.json").read_text(encoding="utf-8"))
+    del raw["rules"][Rule.HUB_DATASET.value]
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(ValueError, match="hub.dataset"):
+        read_confidences(path, "test")
+
+
+def test_hub_cues_are_lower_case_words() -> None:
+    cues = hub_cues_v1()
+    words = [w for name in cues.__dataclass_fields__ for w in getattr(cues, name) if isinstance(w, str)]
+    assert words and all(w == w.lower() for w in words)
+    assert "leverage" in cues.uses and ("in", "terms", "of") in cues.metric_phrases
+
+
+@pytest.fixture(scope="module")
+def pipeline():
+    from kg.extract import load_pipeline
+
+    return load_pipeline(trained=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "fact", "rule"),
+    [
+        # the main method's components, also named in another sentence ("it", "this framework")
+        (
+            "We propose QuillNet, a framework for handwriting recognition. QuillNet leverages ResNet-50 and BERT.",
+            ("uses", "QuillNet", "BERT"),
+            "hub.uses-cue",
+        ),
+        (
+            "We propose QuillNet for handwriting recognition. This framework is built on ResNet-50.",
+            ("uses", "QuillNet", "ResNet-50"),
+            None,
+        ),
+        # the paper's other proposals are components of the main one
+        (
+            "We propose QuillNet for handwriting recognition. QuillNet aligns strokes and glyphs. "
+            "We further introduce StrokeLoss, a loss for stroke order. QuillNet runs on phones.",
+            ("uses", "QuillNet", "StrokeLoss"),
+            "hub.component",
+        ),
+        # a name made from another method's name extends it
+        ("We present MV-TideNet, which extends TideNet to many stations.", ("uses", "MV-TideNet", "TideNet"), None),
+        (
+            "We present MV-TideNet for flood forecasting. MV-TideNet needs one hour, while TideNet needs three.",
+            ("uses", "MV-TideNet", "TideNet"),
+            "hub.name-extends",
+        ),
+        # comparatives and "worse than"
+        ("We propose QuillNet. QuillNet is more accurate than GlyphCNN on CROHME.", ("outperforms", "QuillNet", "GlyphCNN"), "hub.comparative"),
+        ("In our study, GlyphCNN performs worse than InkRNN on long lines.", ("outperforms", "InkRNN", "GlyphCNN"), "hub.worse-than"),
+        # a metric with a value, a name results are reported on is a dataset
+        ("We propose QuillNet. QuillNet improves over InkRNN by +3.2 CER on IAM-Lines.", ("evaluatedOn", "QuillNet", "IAM-Lines"), None),
+    ],
+)
+def test_hub_facts(pipeline, text: str, fact: tuple[str, str, str], rule: str | None) -> None:
+    found = rules(pipeline(text)._.kg_facts)
+    assert fact in found
+    if rule is not None:
+        assert found[fact] == rule
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        # hedged comparisons and classes of methods give no outperforms
+        ("We propose QuillNet. QuillNet is competitive with and better than GlyphCNN.", ("outperforms", "QuillNet", "GlyphCNN")),
+        ("We propose QuillNet. QuillNet outperforms BERT baselines on IAM.", ("outperforms", "QuillNet", "BERT")),
+        # negation stops a uses cue
+        ("We propose QuillNet. QuillNet does not require ResNet-50 features.", ("uses", "QuillNet", "ResNet-50")),
+        # what the method is, said in apposition, is not a part of it; a negated comparison is no win
+        ("We introduce QuillNet, a masked autoencoding approach for handwriting.", ("uses", "QuillNet", "masked autoencoding approach")),
+        ("However, GlyphCNN may not outperform simple InkRNN models.", ("outperforms", "GlyphCNN", "InkRNN")),
+        # background sentences about other work do not attach to the main method
+        ("Existing methods such as GlyphCNN rely on BERT. We propose QuillNet for handwriting recognition.", ("uses", "QuillNet", "BERT")),
+    ],
+)
+def test_no_hub_fact(pipeline, text: str, absent: tuple[str, str, str]) -> None:
+    assert absent not in triples(pipeline(text)._.kg_facts)
