@@ -51,6 +51,8 @@ def _jsonl(path: Path, papers) -> Path:
 
 
 def _racer(args: list[str], start) -> None:
+    stub_engine.register()
+    os.environ["KG_STUB_DELAY"] = "0.3"  # the winner holds the lock at least this long
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
     start.wait()
@@ -61,7 +63,11 @@ def test_two_builds_started_together_one_writes_the_other_exits_2(tmp_path, stub
     stub.setenv("KG_STUB_DELAY", "0.3")  # the winner holds the lock at least this long
     out = tmp_path / "out"
     kg.build([str(_jsonl(tmp_path / "warm.jsonl", [kg.model.Paper(id="w", abstract="We propose WarmNet.")]))], tmp_path / "warm", engine="stub")
-    fork = multiprocessing.get_context("fork")  # children start with everything imported: the race is the lock's
+    # Children come from a fork server that has imported kg: they start with everything imported, so
+    # the race is the lock's, and they do not inherit this process's RocksDB state (a plain fork
+    # after a store was opened here can deadlock in the child).
+    fork = multiprocessing.get_context("forkserver")
+    fork.set_forkserver_preload(["kg.cli", "kg.export.store", "tests.stub_engine"])
     for round_ in range(int(os.environ.get("KG_RACE_ROUNDS", "100"))):
         inputs = [tmp_path / f"{side}.jsonl" for side in "ab"]
         for side, path in zip("ab", inputs):
