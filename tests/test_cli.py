@@ -114,3 +114,11 @@ def test_seed_query_prints_215_last(seed_build):
 def test_stats_reports_merges(capsys, seed_build):
     code, out, _ = run(capsys, "stats", str(seed_build[0]))
     assert code == 0 and "mentions merged into" in out and "Ten largest merges" in out
+
+
+def test_build_without_out_is_refused_and_writes_nothing(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # an old default wrote ./exports, over the repository's tracked example
+    code, _, err = run(capsys, "build", str(CORPUS))
+    assert code == 2
+    assert "--out" in _one_line_error(err)
+    assert list(tmp_path.iterdir()) == []

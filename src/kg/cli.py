@@ -88,7 +88,7 @@ def _summary(report: Any) -> None:
 @app.command()
 def build(
     inputs: Annotated[list[str], typer.Argument(help="Files, folders or globs of abstracts (.txt, .jsonl, .json, .csv, .tsv, arXiv .xml/.atom).")],
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the graph and exports to.")] = Path("exports"),
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the graph and exports to (required; kg build examples/corpus --out exports regenerates the committed example).")],
     update: Annotated[bool, typer.Option("--update", help="Add the inputs to the existing build in --out instead of rebuilding.")] = False,
     spacy_model: Annotated[Optional[str], typer.Option("--spacy-model", help="Installed spaCy English pipeline to use (default: en_core_web_sm).")] = None,
     input_format: Annotated[Optional[str], typer.Option("--format", help="Force the input format instead of guessing from the extension.")] = None,
