@@ -97,6 +97,20 @@ def _stop(pool: ProcessPoolExecutor, *, graceful: bool) -> None:
         process.join(timeout=5)
 
 
+def _submit(pool: ProcessPoolExecutor, batches: list[Sequence[Paper]], todo: deque[int], running: dict[Future[list[Extraction]], int], tries: list[int], most: int, job: ExtractJob) -> bool:
+    """Hand batches to ``pool`` until ``most`` are running; ``False`` if the pool is broken (the batch stays to do)."""
+    while todo and len(running) < most:
+        number = todo[0]
+        try:
+            future = pool.submit(extract_batch, batches[number], job)
+        except BrokenProcessPool:
+            return False
+        todo.popleft()
+        tries[number] += 1
+        running[future] = number
+    return True
+
+
 def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_message: Callable[[str], None]) -> Iterator[Extraction]:
     """Batches of papers through worker pools, restarting a pool whose worker died."""
     batches = [papers[i : i + job.batch_size] for i in range(0, len(papers), job.batch_size)]
@@ -109,10 +123,8 @@ def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_messa
         graceful = False
         try:
             while todo or running:
-                while todo and len(running) < 2 * workers:
-                    number = todo.popleft()
-                    tries[number] += 1
-                    running[pool.submit(extract_batch, batches[number], job)] = number
+                if not _submit(pool, batches, todo, running, tries, 2 * workers, job):
+                    break  # the pool broke between two results: a worker died while idle or starting
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 broken = [future for future in done if isinstance(future.exception(), BrokenProcessPool)]
                 if broken:
@@ -124,6 +136,9 @@ def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_messa
                 graceful = True
                 continue
             lost = sorted(running.values())
+            if not lost:  # broken before anything ran: charge the next batch, so a pool that never starts ends
+                lost = [todo.popleft()]
+                tries[lost[0]] += 1
             for number in lost:
                 if tries[number] >= ATTEMPTS:
                     raise KgError("E323", attempts=tries[number], count=len(batches[number]), first=batches[number][0].id)
