@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -504,3 +506,28 @@ def test_unnamed_contributions_are_scoped_to_their_paper() -> None:
     wiki = entity_of(res, "WikiText")
     assert wiki.papers == ("p1", "p2")  # named things still join across papers
     assert {(f.paper_id, f.relation) for f in res.facts} >= {("p1", "evaluatedOn"), ("p2", "evaluatedOn")}
+
+
+_SEED_SCRIPT = """
+from kg.model import Extraction, Fact, Mention, Paper
+from kg.resolve import resolve
+text = "We propose a weighted convolution. The weighted convolution works."
+made_up = Mention(13, 33, "Method", "weighted convolution", 0.5, "kg.contributions/3")
+found = Mention(13, 33, "Method", "weighted convolution", 0.8, "kg.scierc/3")
+other = Mention(39, 59, "Method", "weighted convolution", 0.8, "kg.scierc/3")
+ext = Extraction("p", mentions=(found, made_up, other),
+                 facts=(Fact("proposes", None, made_up, (0, 34), "kg.contributions/3#proposal.described", 0.5),))
+print(sorted((e.key, e.label) for e in resolve([Paper(id="p", abstract=text)], [ext]).entities))
+"""
+
+
+def test_resolution_does_not_depend_on_the_hash_seed():
+    """One span found by two extractors: which one counts must not follow set iteration order."""
+    import os
+
+    outputs = set()
+    for seed in range(6):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        done = subprocess.run([sys.executable, "-c", _SEED_SCRIPT], env=env, capture_output=True, text=True, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1, outputs

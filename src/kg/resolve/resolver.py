@@ -79,8 +79,10 @@ def _inputs(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> list[
                 chosen[paper_id],
                 Extraction(
                     paper_id=paper_id,
-                    mentions=tuple(sorted({m for e in found for m in e.mentions}, key=_mention_id)),
-                    facts=tuple(sorted({f for e in found for f in e.facts}, key=_fact_order)),
+                    # repr breaks ties (one span found by two extractors), so the order never
+                    # depends on set iteration, which changes with the hash seed.
+                    mentions=tuple(sorted({m for e in found for m in e.mentions}, key=lambda m: (_mention_id(m), repr(m)))),
+                    facts=tuple(sorted({f for e in found for f in e.facts}, key=lambda f: (_fact_order(f), repr(f)))),
                     acronyms=tuple(sorted({a for e in found for a in e.acronyms}, key=repr)),
                 ),
             )
