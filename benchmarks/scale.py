@@ -57,15 +57,11 @@ children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 result = {{"papers": count, "workers": [me] if {workers} == 1 else [children] * {workers}}}
 """
 WORK_DASK = """
-import logging
-from distributed import Client, LocalCluster
-from kg.engines.dask_engine import peak_memory_mb
-cluster = LocalCluster(n_workers={workers}, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
-count = sum(1 for _ in make_executor("dask", scheduler=cluster.scheduler_address).map(papers, ExtractJob()))
-with Client(cluster, set_as_default=False) as client:
-    peaks = sorted(client.run(peak_memory_mb).values())
-cluster.close()
-result = {{"papers": count, "workers": peaks}}
+import re
+messages = []
+count = sum(1 for _ in make_executor("dask", workers={workers}, on_message=messages.append).map(papers, ExtractJob()))
+peaks = [m for m in messages if m.startswith("peak memory per worker")][-1]
+result = {{"papers": count, "workers": sorted(float(mb) for mb in re.findall(r"[0-9.]+", peaks))}}
 """
 
 SETUP_RESOLVE = """
