@@ -85,7 +85,8 @@ def studied_method(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym], c
                 continue
             objects = [t for c in verb.children if c.dep_ == "dobj" for t in c.subtree]
             for mention in index.within(objects, METHODS):
-                if _specific(mention, heads, cues.vague_heads) and not _generic(mention, heads) and mention.text.split()[-1].lower() not in cues.class_nouns:
+                is_class = mention.text.split()[-1].lower() in cues.class_nouns  # "these SOTA techniques"
+                if _specific(mention, heads, cues.vague_heads) and not _generic(mention, heads) and not is_class:
                     return mention
     names = [m for m in index.spans if m.label == "Method" and looks_named(m.text)]
     if not names:
