@@ -5,6 +5,7 @@ Usage::
     python benchmarks/scale.py [--papers 5000] [--corpus arxiv|mixed]
     python benchmarks/scale.py --identity 2000
     python benchmarks/scale.py --resolve 10000,30000,66000
+    python benchmarks/scale.py --resolve-real BUILD_DIR [--sizes 10000,30000,66000]
 
 Default mode: the first ``--papers`` records of
 ``../shared/data/corpora/arxiv-cs-2016.jsonl`` (``mixed``: alternately arXiv and
@@ -23,8 +24,16 @@ are byte-identical.
 ``--resolve SIZES``: times the resolver alone on synthetic corpora of those
 sizes, made by copying the seed build's real extractions with a third of the
 entity names changed per copy (so the vocabulary keeps growing, as in a real
-corpus); each size in a fresh process. Prints seconds, mentions, entities and
-peak memory, and the growth of time per mention from the smallest size.
+corpus); each size in a fresh process. Prints mentions, entities, wall and CPU
+seconds, peak memory, and the growth of CPU time per mention from the smallest
+size (CPU time, because a loaded machine's wall time is mostly waiting).
+
+``--resolve-real BUILD_DIR``: the same table on real papers: the first N papers
+of an existing build folder, in its (sorted) order, with the extractions its
+cache holds, for each N of ``--sizes`` (default: all of them). The resolver
+runs with the build's ``--min-confidence``. Loading the cache is not timed;
+"inputs MB" is the process's peak before ``resolve`` starts, so the
+resolver's own memory is about "peak MB" minus it.
 """
 
 from __future__ import annotations
@@ -38,6 +47,9 @@ from itertools import chain, zip_longest
 from pathlib import Path
 
 from _measure import ROOT, SEEDS_DIR, measure
+
+from kg.errors import UserError
+from kg.pipeline.manifest import read_manifest
 
 CORPORA = ROOT.parent / "shared" / "data" / "corpora"
 ARXIV = CORPORA / "arxiv-cs-2016.jsonl"
@@ -64,14 +76,25 @@ peaks = [m for m in messages if m.startswith("peak memory per worker")][-1]
 result = {{"papers": count, "workers": sorted(float(mb) for mb in re.findall(r"[0-9.]+", peaks))}}
 """
 
-SETUP_RESOLVE = """
-import json, zlib
-from dataclasses import replace
+LOAD_BUILD = """
+import resource, time
 from pathlib import Path
-from kg import cache
+from kg.pipeline.cache import CACHE_DIR, FolderCache
+from kg.pipeline.extraction import load_existing
+from kg.pipeline.manifest import read_manifest
 from kg.resolve import resolve
-seed_out = Path({seeds!r})
-loaded = [cache.load_extraction(seed_out, key) for key in cache.read_manifest(seed_out)["cache_keys"]]
+
+def build_papers(folder, count=None):
+    # The first `count` papers of a build folder, in its order, with their cached extractions.
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    found = load_existing(FolderCache(folder / CACHE_DIR), manifest.cache_keys[:count], folder)
+    return manifest, list(found.values())
+"""
+SETUP_RESOLVE = """
+import zlib
+from dataclasses import replace
+_, loaded = build_papers({seeds!r})
 words = sorted({{w for p, _ in loaded for w in p.abstract.lower().split() if w.isalpha() and len(w) > 3}})
 
 def renamed(text, copy):
@@ -94,10 +117,22 @@ for copy in range({size} // len(loaded) + 1):
             facts=tuple(replace(f, subject=mention(f.subject, copy), object=mention(f.object, copy)) for f in ext.facts),
             acronyms=tuple(replace(a, long=renamed(a.long, copy)) for a in ext.acronyms),
         ))
+del loaded
+min_confidence = 0.0
+inputs_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+SETUP_RESOLVE_REAL = """
+manifest, loaded = build_papers({folder!r}, {size})
+papers, extractions = [p for p, _ in loaded], [e for _, e in loaded]
+del loaded
+min_confidence = manifest.min_confidence
+inputs_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 """
 WORK_RESOLVE = """
-resolution = resolve(papers, extractions)
-result = {"papers": len(papers), "mentions": resolution.report["mentions"], "entities": len(resolution.entities), "facts": len(resolution.facts)}
+cpu = time.process_time()
+resolution = resolve(papers, extractions, min_confidence=min_confidence)
+result = {"papers": len(papers), "mentions": resolution.report["mentions"], "entities": len(resolution.entities),
+          "facts": len(resolution.facts), "inputs_mb": inputs_mb, "cpu_seconds": time.process_time() - cpu}
 """
 
 
@@ -150,19 +185,51 @@ def identity(path: Path, count: int, scratch: Path) -> None:
         raise SystemExit(1)
 
 
+def resolve_table(title: str, setups: list[str]) -> None:
+    """Time ``resolve`` once per setup (each in a fresh process) and print the growth table."""
+    print(title)
+    print(f"{'papers':>7} {'mentions':>9} {'entities':>9} {'seconds':>8} {'CPU s':>7} {'us/mention':>10} {'growth':>6} {'peak MB':>8} {'inputs MB':>9} {'load before/after':>18}")
+    first = None
+    for setup in setups:
+        before = load()
+        outcome = measure(WORK_RESOLVE, LOAD_BUILD + setup)
+        result = outcome["result"]
+        per_mention = result["cpu_seconds"] / result["mentions"] * 1e6
+        first = first or per_mention
+        print(f"{result['papers']:>7} {result['mentions']:>9} {result['entities']:>9} {outcome['seconds']:>8.1f} {result['cpu_seconds']:>7.1f} "
+              f"{per_mention:>10.1f} {per_mention / first:>6.2f} {outcome['peak_mb']:>8.0f} {result['inputs_mb']:>9.0f} {before:>8.2f} / {load():<7.2f}")
+    print(f"us/mention and growth are CPU time (wall time on a shared machine includes waiting for a core); "
+          f"growth is relative to the smallest size (1.0 = linear); {os.cpu_count()} cores")
+
+
 def resolve_growth(sizes: list[int], scratch: Path) -> None:
     seeds = scratch / "seeds"
     kg_build(SEEDS_DIR, seeds)
-    print("synthetic corpora from the seed extractions (a third of the names changed per copy)")
-    print(f"{'papers':>7} {'mentions':>9} {'entities':>9} {'seconds':>8} {'us/mention':>10} {'growth':>6} {'peak MB':>8}")
-    first = None
-    for size in sizes:
-        outcome = measure(WORK_RESOLVE, SETUP_RESOLVE.format(seeds=str(seeds), size=size))
-        result = outcome["result"]
-        per_mention = outcome["seconds"] / result["mentions"] * 1e6
-        first = first or per_mention
-        print(f"{result['papers']:>7} {result['mentions']:>9} {result['entities']:>9} {outcome['seconds']:>8.1f} {per_mention:>10.1f} {per_mention / first:>6.2f} {outcome['peak_mb']:>8.0f}")
-    print("growth: time per mention relative to the smallest size (1.0 = linear)")
+    setups = [SETUP_RESOLVE.format(seeds=str(seeds), size=size) for size in sizes]
+    resolve_table("synthetic corpora from the seed extractions (a third of the names changed per copy)", setups)
+
+
+def resolve_real(folder: Path, sizes: list[int] | None) -> None:
+    try:
+        count = len(read_manifest(folder).papers)
+    except UserError as error:
+        raise SystemExit(f"scale.py: {error}") from None
+    sizes = sizes or [count]
+    if max(sizes) > count:
+        raise SystemExit(f"scale.py: {folder} holds {count} papers, fewer than {max(sizes)}")
+    setups = [SETUP_RESOLVE_REAL.format(folder=str(folder), size=size) for size in sizes]
+    resolve_table(f"the first papers of {folder} (sorted by id), with their cached extractions", setups)
+
+
+def sizes(text: str) -> list[int]:
+    """Comma-separated positive numbers, for argparse."""
+    try:
+        numbers = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
+    if min(numbers) < 1:
+        raise argparse.ArgumentTypeError(f"sizes must be positive: {text!r}")
+    return numbers
 
 
 def main() -> None:
@@ -170,12 +237,17 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=5000, help="abstracts for the throughput runs")
     parser.add_argument("--corpus", choices=("arxiv", "mixed"), default="arxiv", help="arXiv only, or arXiv and NeurIPS alternately")
     parser.add_argument("--identity", type=int, metavar="N", help="instead: compare local and Dask builds of the first N arXiv records")
-    parser.add_argument("--resolve", metavar="SIZES", help="instead: time the resolver on synthetic corpora of these sizes (comma-separated)")
+    parser.add_argument("--resolve", metavar="SIZES", type=sizes, help="instead: time the resolver on synthetic corpora of these sizes (comma-separated)")
+    parser.add_argument("--resolve-real", metavar="BUILD_DIR", type=Path, help="instead: time the resolver on the first papers of this build folder")
+    parser.add_argument("--sizes", metavar="SIZES", type=sizes, help="with --resolve-real: numbers of papers (comma-separated; default: all)")
     args = parser.parse_args()
+    if args.resolve_real:
+        resolve_real(args.resolve_real, args.sizes)
+        return
     with tempfile.TemporaryDirectory(prefix="kg-scale-") as folder:
         scratch = Path(folder)
         if args.resolve:
-            resolve_growth([int(s) for s in args.resolve.split(",")], scratch)
+            resolve_growth(args.resolve, scratch)
             return
         if not ARXIV.is_file() or (args.corpus == "mixed" and not NEURIPS.is_file()):
             raise SystemExit(f"the corpora are not in {CORPORA}")
