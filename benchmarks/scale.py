@@ -21,6 +21,11 @@ after each run, and peak resident memory per worker process.
 with ``--engine dask --workers 2`` and says whether the two ``graph.nt`` files
 are byte-identical.
 
+``--kill N``: builds the first N arXiv records locally, then with ``--engine dask
+--workers 2`` while killing one Dask worker (SIGKILL) after five partitions, and
+says whether the second build completed with a ``graph.nt`` byte-identical to
+the first.
+
 ``--resolve SIZES``: times the resolver alone on synthetic corpora of those
 sizes, made by copying the seed build's real extractions with a third of the
 entity names changed per copy (so the vocabulary keeps growing, as in a real
@@ -185,6 +190,32 @@ def identity(path: Path, count: int, scratch: Path) -> None:
         raise SystemExit(1)
 
 
+def killed_worker(path: Path, count: int, scratch: Path, after: int = 5) -> None:
+    """Build with Dask (2 workers), SIGKILL one worker once ``after`` partitions are done; compare with a local build."""
+    import psutil
+
+    kg_build(path, scratch / "local", "--workers", "2")
+    command = [sys.executable, "-m", "kg.cli", "build", str(path), "--out", str(scratch / "dask"), "--engine", "dask", "--workers", "2"]
+    build = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    assert build.stderr is not None
+    done, killed = 0, None
+    for line in build.stderr:
+        done += line.startswith("kg: partition ")
+        if killed is None and done >= after:
+            # The workers are the build's spawned processes (its LocalCluster's nannies start them).
+            workers = [p for p in psutil.Process(build.pid).children(recursive=True) if "spawn_main" in " ".join(p.cmdline())]
+            killed = workers[0]
+            killed.kill()
+            print(f"killed Dask worker {killed.pid} after {line.strip()[4:]}")
+    if build.wait() != 0:
+        raise SystemExit(f"the build with a killed worker failed (exit {build.returncode})")
+    same = (scratch / "local" / "graph.nt").read_bytes() == (scratch / "dask" / "graph.nt").read_bytes()
+    print(f"{count} arXiv records: the Dask build with a killed worker completed; graph.nt "
+          f"{'identical to' if same else 'DIFFERS from'} the local build")
+    if not same or killed is None:
+        raise SystemExit(1)
+
+
 def resolve_table(title: str, setups: list[str]) -> None:
     """Time ``resolve`` once per setup (each in a fresh process) and print the growth table."""
     print(title)
@@ -237,6 +268,7 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=5000, help="abstracts for the throughput runs")
     parser.add_argument("--corpus", choices=("arxiv", "mixed"), default="arxiv", help="arXiv only, or arXiv and NeurIPS alternately")
     parser.add_argument("--identity", type=int, metavar="N", help="instead: compare local and Dask builds of the first N arXiv records")
+    parser.add_argument("--kill", type=int, metavar="N", help="instead: kill one Dask worker while building the first N arXiv records; compare with a local build")
     parser.add_argument("--resolve", metavar="SIZES", type=sizes, help="instead: time the resolver on synthetic corpora of these sizes (comma-separated)")
     parser.add_argument("--resolve-real", metavar="BUILD_DIR", type=Path, help="instead: time the resolver on the first papers of this build folder")
     parser.add_argument("--sizes", metavar="SIZES", type=sizes, help="with --resolve-real: numbers of papers (comma-separated; default: all)")
@@ -251,11 +283,13 @@ def main() -> None:
             return
         if not ARXIV.is_file() or (args.corpus == "mixed" and not NEURIPS.is_file()):
             raise SystemExit(f"the corpora are not in {CORPORA}")
-        count = args.identity or args.papers
+        count = args.identity or args.kill or args.papers
         path = scratch / "abstracts.jsonl"
-        path.write_text("".join(records("arxiv" if args.identity else args.corpus, count)), encoding="utf-8")
+        path.write_text("".join(records("arxiv" if args.identity or args.kill else args.corpus, count)), encoding="utf-8")
         if args.identity:
             identity(path, count, scratch)
+        elif args.kill:
+            killed_worker(path, count, scratch)
         else:
             throughput(path, count)
 
