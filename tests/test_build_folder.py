@@ -365,9 +365,9 @@ def test_a_build_too_large_for_one_page_says_what_graph_html_holds(tmp_path, mon
     warnings: list[str] = []
     out = tmp_path / "out"
     _build([_papers(tmp_path / "a.jsonl", ["a1", "a2", "a3"])], out, on_warning=warnings.append)
-    # The stub engine extracts nothing: three papers, none in a fact, so the page holds none of them.
-    assert any(w.startswith("graph.html holds 0 of the graph's 3 nodes") and "kg serve" in w for w in warnings)
-    assert "the 3 other nodes" in (out / "graph.html").read_text(encoding="utf-8")
+    # The stub engine extracts nothing: three papers in no fact, of which the page holds two.
+    assert any(w.startswith("graph.html holds 2 of the graph's 3 nodes") and "kg serve" in w for w in warnings)
+    assert "1 other node left out" in (out / "graph.html").read_text(encoding="utf-8")
     warnings.clear()
     _build([_papers(tmp_path / "b.jsonl", ["b1"])], tmp_path / "small", on_warning=warnings.append)
     assert not any("graph.html" in w for w in warnings)

@@ -293,4 +293,4 @@ def test_write_html_cuts_a_graph_over_the_limit_and_the_page_says_how_many_are_l
     page = path.read_text(encoding="utf-8")
     data = data_block(page)
     assert len(data["nodes"]) == 2
-    assert f"the {whole - 2} other nodes" in page and "kg serve" in page
+    assert f"{whole - 2} other nodes left out" in page and "kg serve" in page

@@ -458,7 +458,7 @@ def generate_html(
     if unlinked:
         count += f"; {_plural(unlinked, 'node')} in no fact (entities only mentioned, papers without facts) can be found but are not drawn"
     if omitted:
-        count += f"; the {_plural(omitted, 'other node')} (the least supported, and those in no fact) are left out of this page: the RDF files and kg serve have them"
+        count += f"; {_plural(omitted, 'other node')} left out of this page (the least supported, those in no fact first): the RDF files and kg serve have them"
     style, vis, script = _asset("explorer.css"), _vis_network(), _asset("explorer.js")
     page = Template(_asset("explorer.html")).substitute(
         csp=content_security_policy([vis, script], [style]),
@@ -475,17 +475,20 @@ def generate_html(
 def page_nodes(graph: nx.Graph, limit: int = PAGE_LIMIT) -> set[Any] | None:
     """The nodes a page of ``graph`` holds: ``None`` (all of them) up to ``limit`` nodes.
 
-    Above ``limit``, the ``limit`` most supported nodes that take part in a fact
-    (ties by number of links, then by IRI, so the choice is stable).
+    Above ``limit``, the nodes that take part in a fact come first (they are the
+    ones drawn), then those only found by search; within each, the most
+    supported (ties by number of links, then by IRI, so the choice is stable).
 
     >>> g = nx.MultiDiGraph([("a", "b"), ("b", "c")])
+    >>> g.add_node("d", support=9)
     >>> g.nodes["c"]["support"] = 5
-    >>> page_nodes(g, 3) is None, sorted(page_nodes(g, 2))
-    (True, ['b', 'c'])
+    >>> page_nodes(g, 4) is None, sorted(page_nodes(g, 2)), sorted(page_nodes(g, 3))
+    (True, ['b', 'c'], ['a', 'b', 'c'])
     """
     if graph.number_of_nodes() <= limit:
         return None
-    ranked = sorted(linked_nodes(graph), key=lambda n: (-int(graph.nodes[n].get("support", 1) or 1), -graph.degree(n), str(n)))
+    linked = linked_nodes(graph)
+    ranked = sorted(graph.nodes, key=lambda n: (n not in linked, -int(graph.nodes[n].get("support", 1) or 1), -graph.degree(n), str(n)))
     return set(ranked[:limit])
 
 
@@ -495,8 +498,8 @@ def page_note(kg: KnowledgeGraph, limit: int = PAGE_LIMIT) -> str | None:
     keep = page_nodes(graph, limit)
     if keep is None:
         return None
-    return (f"graph.html holds {len(keep):,} of the graph's {graph.number_of_nodes():,} nodes, the most supported ones in "
-            "facts (a page of every node would be too large to open); browse the whole graph with `kg serve`")
+    return (f"graph.html holds {len(keep):,} of the graph's {graph.number_of_nodes():,} nodes, those in facts and the most "
+            "supported (a page of every node would be too large to open); browse the whole graph with `kg serve`")
 
 
 def write_html(kg: KnowledgeGraph, path: str | Path, limit: int = PAGE_LIMIT) -> None:
