@@ -5,6 +5,7 @@ Usage::
     python benchmarks/scale.py [--papers 5000] [--corpus arxiv|mixed]
     python benchmarks/scale.py --identity 2000
     python benchmarks/scale.py --resolve 10000,30000,66000
+    python benchmarks/scale.py --resolve-real BUILD_DIR [--sizes 10000,30000,66000]
 
 Default mode: the first ``--papers`` records of
 ``../shared/data/corpora/arxiv-cs-2016.jsonl`` (``mixed``: alternately arXiv and
@@ -20,11 +21,24 @@ after each run, and peak resident memory per worker process.
 with ``--engine dask --workers 2`` and says whether the two ``graph.nt`` files
 are byte-identical.
 
+``--kill N``: builds the first N arXiv records locally, then with ``--engine dask
+--workers 2`` while killing one Dask worker (SIGKILL) after five partitions, and
+says whether the second build completed with a ``graph.nt`` byte-identical to
+the first.
+
 ``--resolve SIZES``: times the resolver alone on synthetic corpora of those
 sizes, made by copying the seed build's real extractions with a third of the
 entity names changed per copy (so the vocabulary keeps growing, as in a real
-corpus); each size in a fresh process. Prints seconds, mentions, entities and
-peak memory, and the growth of time per mention from the smallest size.
+corpus); each size in a fresh process. Prints mentions, entities, wall and CPU
+seconds, peak memory, and the growth of CPU time per mention from the smallest
+size (CPU time, because a loaded machine's wall time is mostly waiting).
+
+``--resolve-real BUILD_DIR``: the same table on real papers: the first N papers
+of an existing build folder, in its (sorted) order, with the extractions its
+cache holds, for each N of ``--sizes`` (default: all of them). The resolver
+runs with the build's ``--min-confidence``. Loading the cache is not timed;
+"inputs MB" is the process's peak before ``resolve`` starts, so the
+resolver's own memory is about "peak MB" minus it.
 """
 
 from __future__ import annotations
@@ -38,6 +52,9 @@ from itertools import chain, zip_longest
 from pathlib import Path
 
 from _measure import ROOT, SEEDS_DIR, measure
+
+from kg.errors import UserError
+from kg.pipeline.manifest import read_manifest
 
 CORPORA = ROOT.parent / "shared" / "data" / "corpora"
 ARXIV = CORPORA / "arxiv-cs-2016.jsonl"
@@ -57,25 +74,32 @@ children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 result = {{"papers": count, "workers": [me] if {workers} == 1 else [children] * {workers}}}
 """
 WORK_DASK = """
-import logging
-from distributed import Client, LocalCluster
-from kg.engines.dask_engine import peak_memory_mb
-cluster = LocalCluster(n_workers={workers}, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
-count = sum(1 for _ in make_executor("dask", scheduler=cluster.scheduler_address).map(papers, ExtractJob()))
-with Client(cluster, set_as_default=False) as client:
-    peaks = sorted(client.run(peak_memory_mb).values())
-cluster.close()
-result = {{"papers": count, "workers": peaks}}
+import re
+messages = []
+count = sum(1 for _ in make_executor("dask", workers={workers}, on_message=messages.append).map(papers, ExtractJob()))
+peaks = [m for m in messages if m.startswith("peak memory per worker")][-1]
+result = {{"papers": count, "workers": sorted(float(mb) for mb in re.findall(r"[0-9.]+", peaks))}}
 """
 
-SETUP_RESOLVE = """
-import json, zlib
-from dataclasses import replace
+LOAD_BUILD = """
+import resource, time
 from pathlib import Path
-from kg import cache
+from kg.pipeline.cache import CACHE_DIR, FolderCache
+from kg.pipeline.extraction import load_existing
+from kg.pipeline.manifest import read_manifest
 from kg.resolve import resolve
-seed_out = Path({seeds!r})
-loaded = [cache.load_extraction(seed_out, key) for key in cache.read_manifest(seed_out)["cache_keys"]]
+
+def build_papers(folder, count=None):
+    # The first `count` papers of a build folder, in its order, with their cached extractions.
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    found = load_existing(FolderCache(folder / CACHE_DIR), manifest.cache_keys[:count], folder)
+    return manifest, list(found.values())
+"""
+SETUP_RESOLVE = """
+import zlib
+from dataclasses import replace
+_, loaded = build_papers({seeds!r})
 words = sorted({{w for p, _ in loaded for w in p.abstract.lower().split() if w.isalpha() and len(w) > 3}})
 
 def renamed(text, copy):
@@ -98,10 +122,22 @@ for copy in range({size} // len(loaded) + 1):
             facts=tuple(replace(f, subject=mention(f.subject, copy), object=mention(f.object, copy)) for f in ext.facts),
             acronyms=tuple(replace(a, long=renamed(a.long, copy)) for a in ext.acronyms),
         ))
+del loaded
+min_confidence = 0.0
+inputs_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+SETUP_RESOLVE_REAL = """
+manifest, loaded = build_papers({folder!r}, {size})
+papers, extractions = [p for p, _ in loaded], [e for _, e in loaded]
+del loaded
+min_confidence = manifest.min_confidence
+inputs_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 """
 WORK_RESOLVE = """
-resolution = resolve(papers, extractions)
-result = {"papers": len(papers), "mentions": resolution.report["mentions"], "entities": len(resolution.entities), "facts": len(resolution.facts)}
+cpu = time.process_time()
+resolution = resolve(papers, extractions, min_confidence=min_confidence)
+result = {"papers": len(papers), "mentions": resolution.report["mentions"], "entities": len(resolution.entities),
+          "facts": len(resolution.facts), "inputs_mb": inputs_mb, "cpu_seconds": time.process_time() - cpu}
 """
 
 
@@ -154,19 +190,77 @@ def identity(path: Path, count: int, scratch: Path) -> None:
         raise SystemExit(1)
 
 
+def killed_worker(path: Path, count: int, scratch: Path, after: int = 5) -> None:
+    """Build with Dask (2 workers), SIGKILL one worker once ``after`` partitions are done; compare with a local build."""
+    import psutil
+
+    kg_build(path, scratch / "local", "--workers", "2")
+    command = [sys.executable, "-m", "kg.cli", "build", str(path), "--out", str(scratch / "dask"), "--engine", "dask", "--workers", "2"]
+    build = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    assert build.stderr is not None
+    done, killed = 0, None
+    for line in build.stderr:
+        done += line.startswith("kg: partition ")
+        if killed is None and done >= after:
+            # The workers are the build's spawned processes (its LocalCluster's nannies start them).
+            workers = [p for p in psutil.Process(build.pid).children(recursive=True) if "spawn_main" in " ".join(p.cmdline())]
+            killed = workers[0]
+            killed.kill()
+            print(f"killed Dask worker {killed.pid} after {line.strip()[4:]}")
+    if build.wait() != 0:
+        raise SystemExit(f"the build with a killed worker failed (exit {build.returncode})")
+    same = (scratch / "local" / "graph.nt").read_bytes() == (scratch / "dask" / "graph.nt").read_bytes()
+    print(f"{count} arXiv records: the Dask build with a killed worker completed; graph.nt "
+          f"{'identical to' if same else 'DIFFERS from'} the local build")
+    if not same or killed is None:
+        raise SystemExit(1)
+
+
+def resolve_table(title: str, setups: list[str]) -> None:
+    """Time ``resolve`` once per setup (each in a fresh process) and print the growth table."""
+    print(title)
+    print(f"{'papers':>7} {'mentions':>9} {'entities':>9} {'seconds':>8} {'CPU s':>7} {'us/mention':>10} {'growth':>6} {'peak MB':>8} {'inputs MB':>9} {'load before/after':>18}")
+    first = None
+    for setup in setups:
+        before = load()
+        outcome = measure(WORK_RESOLVE, LOAD_BUILD + setup)
+        result = outcome["result"]
+        per_mention = result["cpu_seconds"] / result["mentions"] * 1e6
+        first = first or per_mention
+        print(f"{result['papers']:>7} {result['mentions']:>9} {result['entities']:>9} {outcome['seconds']:>8.1f} {result['cpu_seconds']:>7.1f} "
+              f"{per_mention:>10.1f} {per_mention / first:>6.2f} {outcome['peak_mb']:>8.0f} {result['inputs_mb']:>9.0f} {before:>8.2f} / {load():<7.2f}")
+    print(f"us/mention and growth are CPU time (wall time on a shared machine includes waiting for a core); "
+          f"growth is relative to the smallest size (1.0 = linear); {os.cpu_count()} cores")
+
+
 def resolve_growth(sizes: list[int], scratch: Path) -> None:
     seeds = scratch / "seeds"
     kg_build(SEEDS_DIR, seeds)
-    print("synthetic corpora from the seed extractions (a third of the names changed per copy)")
-    print(f"{'papers':>7} {'mentions':>9} {'entities':>9} {'seconds':>8} {'us/mention':>10} {'growth':>6} {'peak MB':>8}")
-    first = None
-    for size in sizes:
-        outcome = measure(WORK_RESOLVE, SETUP_RESOLVE.format(seeds=str(seeds), size=size))
-        result = outcome["result"]
-        per_mention = outcome["seconds"] / result["mentions"] * 1e6
-        first = first or per_mention
-        print(f"{result['papers']:>7} {result['mentions']:>9} {result['entities']:>9} {outcome['seconds']:>8.1f} {per_mention:>10.1f} {per_mention / first:>6.2f} {outcome['peak_mb']:>8.0f}")
-    print("growth: time per mention relative to the smallest size (1.0 = linear)")
+    setups = [SETUP_RESOLVE.format(seeds=str(seeds), size=size) for size in sizes]
+    resolve_table("synthetic corpora from the seed extractions (a third of the names changed per copy)", setups)
+
+
+def resolve_real(folder: Path, sizes: list[int] | None) -> None:
+    try:
+        count = len(read_manifest(folder).papers)
+    except UserError as error:
+        raise SystemExit(f"scale.py: {error}") from None
+    sizes = sizes or [count]
+    if max(sizes) > count:
+        raise SystemExit(f"scale.py: {folder} holds {count} papers, fewer than {max(sizes)}")
+    setups = [SETUP_RESOLVE_REAL.format(folder=str(folder), size=size) for size in sizes]
+    resolve_table(f"the first papers of {folder} (sorted by id), with their cached extractions", setups)
+
+
+def sizes(text: str) -> list[int]:
+    """Comma-separated positive numbers, for argparse."""
+    try:
+        numbers = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
+    if min(numbers) < 1:
+        raise argparse.ArgumentTypeError(f"sizes must be positive: {text!r}")
+    return numbers
 
 
 def main() -> None:
@@ -174,20 +268,28 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=5000, help="abstracts for the throughput runs")
     parser.add_argument("--corpus", choices=("arxiv", "mixed"), default="arxiv", help="arXiv only, or arXiv and NeurIPS alternately")
     parser.add_argument("--identity", type=int, metavar="N", help="instead: compare local and Dask builds of the first N arXiv records")
-    parser.add_argument("--resolve", metavar="SIZES", help="instead: time the resolver on synthetic corpora of these sizes (comma-separated)")
+    parser.add_argument("--kill", type=int, metavar="N", help="instead: kill one Dask worker while building the first N arXiv records; compare with a local build")
+    parser.add_argument("--resolve", metavar="SIZES", type=sizes, help="instead: time the resolver on synthetic corpora of these sizes (comma-separated)")
+    parser.add_argument("--resolve-real", metavar="BUILD_DIR", type=Path, help="instead: time the resolver on the first papers of this build folder")
+    parser.add_argument("--sizes", metavar="SIZES", type=sizes, help="with --resolve-real: numbers of papers (comma-separated; default: all)")
     args = parser.parse_args()
+    if args.resolve_real:
+        resolve_real(args.resolve_real, args.sizes)
+        return
     with tempfile.TemporaryDirectory(prefix="kg-scale-") as folder:
         scratch = Path(folder)
         if args.resolve:
-            resolve_growth([int(s) for s in args.resolve.split(",")], scratch)
+            resolve_growth(args.resolve, scratch)
             return
         if not ARXIV.is_file() or (args.corpus == "mixed" and not NEURIPS.is_file()):
             raise SystemExit(f"the corpora are not in {CORPORA}")
-        count = args.identity or args.papers
+        count = args.identity or args.kill or args.papers
         path = scratch / "abstracts.jsonl"
-        path.write_text("".join(records("arxiv" if args.identity else args.corpus, count)), encoding="utf-8")
+        path.write_text("".join(records("arxiv" if args.identity or args.kill else args.corpus, count)), encoding="utf-8")
         if args.identity:
             identity(path, count, scratch)
+        elif args.kill:
+            killed_worker(path, count, scratch)
         else:
             throughput(path, count)
 

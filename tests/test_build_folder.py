@@ -355,3 +355,19 @@ def test_recovery_prefers_a_complete_staged_generation(tmp_path):
     os.rename(out, folder._old_path(out))  # killed after the first rename of the fallback swap
     folder.recover(out)
     assert (out / "graph.nt").read_bytes() == b"" and not staged.exists() and not folder._old_path(out).exists()
+
+
+def test_a_build_too_large_for_one_page_says_what_graph_html_holds(tmp_path, monkeypatch):
+    import kg.export.html as html_export
+
+    monkeypatch.setattr(html_export.page_note, "__defaults__", (2,))
+    monkeypatch.setattr(html_export.write_html, "__defaults__", (2,))
+    warnings: list[str] = []
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1", "a2", "a3"])], out, on_warning=warnings.append)
+    # The stub engine extracts nothing: three papers in no fact, of which the page holds two.
+    assert any(w.startswith("graph.html holds 2 of the graph's 3 nodes") and "kg serve" in w for w in warnings)
+    assert "1 other node left out" in (out / "graph.html").read_text(encoding="utf-8")
+    warnings.clear()
+    _build([_papers(tmp_path / "b.jsonl", ["b1"])], tmp_path / "small", on_warning=warnings.append)
+    assert not any("graph.html" in w for w in warnings)

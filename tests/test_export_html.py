@@ -267,3 +267,30 @@ def test_written_page_keeps_entities_in_no_fact_for_search_with_their_papers(tmp
     foonet = next(n for n in data["nodes"] if n["label"] == "FooNet")
     assert sorted(data["papers"][i]["id"] for i in foonet["in"]) == ["p 2", "p1"]
     assert "2 nodes in no fact (entities only mentioned, papers without facts) can be found but are not drawn" in page
+
+
+# --- a graph too large for one page ---------------------------------------------------------------
+
+
+def test_a_page_of_a_large_graph_keeps_the_most_supported_linked_nodes_and_says_so(tmp_path):
+    from kg.export.html import page_nodes
+
+    graph = synthetic_view(600, 900)
+    keep = page_nodes(graph, 100)
+    assert keep is not None and len(keep) == 100
+    supports = sorted((int(graph.nodes[n].get("support", 1)) for n in graph if any(True for _ in graph.neighbors(n))), reverse=True)
+    assert min(int(graph.nodes[n].get("support", 1)) for n in keep) == supports[99]
+    data = data_block(generate_html(graph.subgraph(keep), omitted=500))
+    assert len(data["nodes"]) == 100
+    assert page_nodes(graph, 600) is None  # a graph within the limit is paged whole
+
+
+def test_write_html_cuts_a_graph_over_the_limit_and_the_page_says_how_many_are_left_out(tmp_path):
+    kg = small_kg()
+    whole = kg.to_networkx().number_of_nodes()
+    path = tmp_path / "graph.html"
+    write_html(kg, path, limit=2)
+    page = path.read_text(encoding="utf-8")
+    data = data_block(page)
+    assert len(data["nodes"]) == 2
+    assert f"{whole - 2} other nodes left out" in page and "kg serve" in page

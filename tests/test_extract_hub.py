@@ -82,6 +82,20 @@ def pipeline():
         ("In our study, GlyphCNN performs worse than InkRNN on long lines.", ("outperforms", "InkRNN", "GlyphCNN"), "hub.worse-than"),
         # a metric with a value, a name results are reported on is a dataset
         ("We propose QuillNet. QuillNet improves over InkRNN by +3.2 CER on IAM-Lines.", ("evaluatedOn", "QuillNet", "IAM-Lines"), None),
+        # "we formulate X as Y and propose Z": the authors speak before the component's name
+        (
+            "We propose QuillNet for handwriting recognition. QuillNet is fast. "
+            "We formulate stroke ordering as a GlyphFlow process and propose a novel StrokeLoss.",
+            ("uses", "QuillNet", "GlyphFlow"),
+            "hub.uses-cue",
+        ),
+        # an analysis paper: the method "we benchmark" takes the main method's place
+        (
+            "Handwriting recognition is hard. We benchmark GlyphCNN on handwriting. "
+            "Our findings on the IAM-Lines dataset reveal that most errors come from ligatures.",
+            ("evaluatedOn", "GlyphCNN", "IAM-Lines"),
+            "hub.dataset",
+        ),
     ],
 )
 def test_hub_facts(pipeline, text: str, fact: tuple[str, str, str], rule: str | None) -> None:
@@ -103,9 +117,25 @@ def test_hub_facts(pipeline, text: str, fact: tuple[str, str, str], rule: str | 
         # what the method is, said in apposition, is not a part of it; a negated comparison is no win
         ("We introduce QuillNet, a masked autoencoding approach for handwriting.", ("uses", "QuillNet", "masked autoencoding approach")),
         ("However, GlyphCNN may not outperform simple InkRNN models.", ("outperforms", "GlyphCNN", "InkRNN")),
+        # "extend X to Y": Y is where the method goes, not a part of it
+        ("We propose QuillNet for handwriting recognition. Finally, we extend the ideas of QuillNet to GlyphCNN.", ("uses", "QuillNet", "GlyphCNN")),
         # background sentences about other work do not attach to the main method
         ("Existing methods such as GlyphCNN rely on BERT. We propose QuillNet for handwriting recognition.", ("uses", "QuillNet", "BERT")),
     ],
 )
 def test_no_hub_fact(pipeline, text: str, absent: tuple[str, str, str]) -> None:
     assert absent not in triples(pipeline(text)._.kg_facts)
+
+
+@pytest.mark.slow
+def test_a_name_after_a_signed_score_is_a_metric_everywhere(pipeline) -> None:
+    doc = pipeline("We propose QuillNet. QuillNet gains +3.2 QRS on IAM-Lines. A higher QRS rewards stroke order.")
+    assert [m.label for m in doc._.kg_mentions if m.text == "QRS"] == ["Metric", "Metric"]
+    assert ("measuredBy", "QuillNet", "QRS") in triples(doc._.kg_facts)
+
+
+@pytest.mark.slow
+def test_no_studied_method_in_a_paper_that_proposes_one(pipeline) -> None:
+    facts = triples(pipeline("We benchmark GlyphCNN. We propose QuillNet. Our findings on the IAM-Lines dataset favour QuillNet.")._.kg_facts)
+    assert ("evaluatedOn", "QuillNet", "IAM-Lines") in facts
+    assert not any(f[1] == "GlyphCNN" for f in facts)

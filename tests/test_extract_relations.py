@@ -11,7 +11,7 @@ from kg.extract.contributions import find_contributions
 from kg.extract.cues import contribution_patterns_v1, gazetteers_v1, mention_heads_v1, relation_cues_v1
 from kg.extract.gazetteers import build_gazetteer
 from kg.extract.mentions import find_mentions
-from kg.extract.relations import dedupe, embedded_task, find_relations
+from kg.extract.relations import dedupe, embedded_task, find_relations, topic_tasks
 from kg.extract.structure import MentionIndex, proposals
 from kg.model import Fact, Mention
 
@@ -266,3 +266,30 @@ def test_result_sentences_about_the_papers_method(pipeline, text: str, fact: tup
 )
 def test_no_relation_to_training_data_or_examples(pipeline, text: str, absent: tuple[str, str, str]) -> None:
     assert absent not in facts_of(pipeline, text)
+
+
+@pytest.mark.slow
+def test_a_name_given_to_a_typed_phrase_addresses_its_task(pipeline) -> None:
+    facts = facts_of(pipeline, "We present an online handwriting calibration method, called QuillCal (QC), which aligns strokes.")
+    assert {("addresses", "QC", "online handwriting calibration"), ("addresses", "QuillCal", "online handwriting calibration")} & facts
+
+
+@pytest.mark.slow
+def test_new_task_nouns_type_task_phrases(pipeline) -> None:
+    doc = pipeline("Feature matching and model selection are hard. We propose QuillNet for feature matching.")
+    labels = {m.text.lower(): m.label for m in doc._.kg_mentions}
+    assert labels["feature matching"] == "Task" and labels["model selection"] == "Task"
+
+
+@pytest.mark.slow
+def test_trained_task_spans_of_the_opening_sentence_are_topics(pipeline) -> None:
+    text = "Shot classification aims at labeling from few examples. We propose QuillNet."
+    doc = pipeline(text)
+    # The rules' index without tasks; the trained spans: a task phrase and a bare word.
+    untyped = [m for m in doc._.kg_mentions if m.label != "Task"]
+    index = MentionIndex(doc, untyped)
+    spans = [("Shot classification", text.index("Shot")), ("labeling", text.index("labeling"))]
+    trained = [Mention(start, start + len(name), "Task", name, 0.8, "kg.scierc/4") for name, start in spans]
+    every = MentionIndex(doc, [*untyped, *trained])
+    assert [m.text for m in topic_tasks(doc, index, (), every, HEADS)] == ["Shot classification"]
+    assert topic_tasks(doc, index, ()) == []

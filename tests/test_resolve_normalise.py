@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from itertools import combinations
+
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from rapidfuzz import fuzz
 
 from kg.resolve import ALIASES, compact, normalise, slugify
 from kg.resolve.aliases import alias_index, alias_of
-from kg.resolve.cluster import fuzzy_pairs
-from kg.resolve.normalise import display, looks_like_acronym, singular, tokens
+from kg.resolve.cluster import FUZZY_MIN_LENGTH, FUZZY_THRESHOLD, fuzzy_pairs, fuzzy_signature, within_reach
+from kg.resolve.generic import is_generic
+from kg.resolve.memo import scope
+from kg.resolve.normalise import display, fold, looks_like_acronym, singular, tokens
 
 
 @pytest.mark.parametrize(
@@ -127,3 +133,53 @@ def test_fuzzy_guard(a: str, b: str, joined: bool) -> None:
 
 def test_fuzzy_refuses_short_names() -> None:
     assert fuzzy_pairs({"bart": ("bart",), "bert": ("bert",)}) == []
+
+
+def all_pairs(names: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
+    """The reference: every pair of keys in one signature bucket, scored one by one."""
+    buckets: dict[tuple[object, ...], list[str]] = defaultdict(list)
+    for key in sorted(names):
+        if len(key) >= FUZZY_MIN_LENGTH:
+            buckets[fuzzy_signature(names[key])].append(key)
+    return [(a, b) for keys in buckets.values() for a, b in combinations(keys, 2)
+            if fuzz.token_sort_ratio(" ".join(names[a]), " ".join(names[b])) >= FUZZY_THRESHOLD]
+
+
+def _edited(word: str, edits: list[tuple[int, int, str]]) -> str:
+    """``word`` after a few one-letter edits (0 delete, 1 substitute, 2 insert) past its third letter."""
+    for kind, at, letter in edits:
+        at = 3 + at % max(1, len(word) - 2)
+        word = word[:at] + (letter if kind else "") + word[at + (kind < 2):]
+    return word
+
+
+_STEMS = st.sampled_from(["convolutional", "contrastive", "consistency", "transformer", "translation",
+                          "transfer", "attention", "attentive", "regression", "regularization", "network"])
+_EDITS = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 40), st.sampled_from("aeinorst")), max_size=3)
+_NAME = st.lists(st.tuples(_STEMS, _EDITS), min_size=1, max_size=3).map(
+    lambda parts: tuple(_edited(stem, edits) for stem, edits in parts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NAME, max_size=60))
+@example([("conabcdefghijklmnopqrst",), ("conabcdefghijklmnopqrstuvwx",)])  # lengths 23 and 27: at most 92
+@example([("conabcdefghijklmnopqrstuv",), ("conabcdXfghijklmnopqrsYuv",)])  # two substitutions: 92 again
+def test_windowed_fuzzy_pairs_equal_all_pairs(words: list[tuple[str, ...]]) -> None:
+    names = {"".join(w): w for w in words}
+    assert fuzzy_pairs(names) == all_pairs(names)
+
+
+def test_the_length_window_keeps_a_pair_at_exactly_the_threshold() -> None:
+    short, long = "conabcdefghijklmnopqrst", "conabcdefghijklmnopqrstuvwx"  # 23 and 27 letters
+    assert fuzz.token_sort_ratio(short, long) == FUZZY_THRESHOLD and within_reach(len(short), len(long))
+    assert fuzzy_pairs({short: (short,), long: (long,)}) == [(short, long)]
+    assert not within_reach(len(short), len(long) + 1)
+
+
+@given(st.lists(st.text(min_size=1, max_size=30), min_size=1, max_size=20))
+def test_names_are_normalised_alike_inside_and_outside_a_resolve_scope(texts: list[str]) -> None:
+    functions = (fold, tokens, display, looks_like_acronym, is_generic)
+    outside = [[f(t) for f in functions] for t in texts]
+    with scope():
+        inside = [[f(t) for f in functions] for t in texts + texts]
+    assert inside == outside + outside

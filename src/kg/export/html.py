@@ -97,6 +97,7 @@ __all__ = [
     "MAX_ALT_LABELS",
     "MAX_EVIDENCE",
     "MAX_TEXT",
+    "PAGE_LIMIT",
     "content_security_policy",
     "explorer_asset",
     "explorer_page",
@@ -106,6 +107,8 @@ __all__ = [
     "layout",
     "mention_spans",
     "mentioned_in",
+    "page_note",
+    "page_nodes",
     "paper_record",
     "paper_records",
     "vis_network_js",
@@ -121,6 +124,11 @@ MAX_TEXT = 600
 MAX_ABSTRACT = 4000
 #: Nodes drawn when the page opens (the most supported that pass the filters).
 DEFAULT_CAP = 1500
+#: Most nodes one page holds. A larger graph's page keeps the ``PAGE_LIMIT`` most
+#: supported nodes that take part in a fact (``benchmarks/page.py``: 20,000 nodes draw
+#: in under 3 s); a page of every node of a field (200,000 and more) would be too
+#: large to open, and ``kg serve``'s explorer browses such graphs whole.
+PAGE_LIMIT = 20_000
 VIS_VERSION = "9.1.2"
 
 # Characters that must never appear raw in the page's data block.
@@ -482,7 +490,7 @@ def generate_html(
     if unlinked:
         count += f"; {_plural(unlinked, 'node')} in no fact (entities only mentioned, papers without facts) can be found but are not drawn"
     if omitted:
-        count += f"; {_plural(omitted, 'node')} in no fact (entities only mentioned, papers without facts) left out; the RDF files keep them"
+        count += f"; {_plural(omitted, 'other node')} left out of this page (the least supported, those in no fact first): the RDF files and kg serve have them"
     style, vis, script = explorer_asset("explorer.css"), vis_network_js(), explorer_asset("explorer.js")
     return explorer_page(
         csp=content_security_policy([vis, script], [style]),
@@ -504,13 +512,55 @@ def explorer_page(*, csp: str, title: str, summary: str, head: str, scripts: str
     return Template(explorer_asset("explorer.html")).substitute(csp=csp, title=html.escape(title), summary=summary, head=head, scripts=scripts)
 
 
-def write_html(kg: KnowledgeGraph, path: str | Path) -> None:
+def page_nodes(graph: nx.Graph, limit: int = PAGE_LIMIT) -> set[Any] | None:
+    """The nodes a page of ``graph`` holds: ``None`` (all of them) up to ``limit`` nodes.
+
+    Above ``limit``, the nodes that take part in a fact come first (they are the
+    ones drawn), then those only found by search; within each, the most
+    supported (ties by number of links, then by IRI, so the choice is stable).
+
+    >>> g = nx.MultiDiGraph([("a", "b"), ("b", "c")])
+    >>> g.add_node("d", support=9)
+    >>> g.nodes["c"]["support"] = 5
+    >>> page_nodes(g, 4) is None, sorted(page_nodes(g, 2)), sorted(page_nodes(g, 3))
+    (True, ['b', 'c'], ['a', 'b', 'c'])
+    """
+    if graph.number_of_nodes() <= limit:
+        return None
+    linked = linked_nodes(graph)
+    ranked = sorted(graph.nodes, key=lambda n: (n not in linked, -int(graph.nodes[n].get("support", 1) or 1), -graph.degree(n), str(n)))
+    return set(ranked[:limit])
+
+
+def page_note(kg: KnowledgeGraph, limit: int = PAGE_LIMIT) -> str | None:
+    """What a build says when ``graph.html`` cannot hold the whole graph (``None`` when it can)."""
+    graph = kg.to_networkx()
+    keep = page_nodes(graph, limit)
+    if keep is None:
+        return None
+    return (f"graph.html holds {len(keep):,} of the graph's {graph.number_of_nodes():,} nodes, those in facts and the most "
+            "supported (a page of every node would be too large to open); browse the whole graph with `kg serve`")
+
+
+def write_html(kg: KnowledgeGraph, path: str | Path, limit: int = PAGE_LIMIT) -> None:
     """Write ``graph.html`` for ``kg`` to ``path`` atomically; see :func:`generate_html`.
 
     Every node is on the page, but only those taking part in facts are drawn;
     entities that are only mentioned (and papers without facts) would otherwise
-    fill most of the drawing, so they are found by search instead.
+    fill most of the drawing, so they are found by search instead. A graph of
+    more than ``limit`` nodes gets a page of its most supported ones
+    (:func:`page_nodes`), which says how many it leaves out.
     """
-    page = generate_html(kg.to_networkx(), papers=paper_records(kg), mentions=mentioned_in(kg))
+    graph = kg.to_networkx()
+    mentions = mentioned_in(kg)
+    keep = page_nodes(graph, limit)
+    omitted = 0
+    if keep is not None:
+        omitted = graph.number_of_nodes() - len(keep)
+        graph = graph.subgraph(keep)
+        # A node of a whole field is mentioned in thousands of papers; the page lists a few.
+        kept = {str(node) for node in keep}
+        mentions = {node: ids[:MAX_EVIDENCE] for node, ids in mentions.items() if node in kept}
+    page = generate_html(graph, papers=paper_records(kg), mentions=mentions, omitted=omitted)
     with atomic_write(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(page)

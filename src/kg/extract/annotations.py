@@ -26,7 +26,7 @@ from kg.model import Acronym, Fact, Mention, Rule
 
 #: Bumped whenever extraction behaviour changes: part of every Fact.extractor
 #: ("kg.contributions/2") and of the per-paper cache key.
-EXTRACTOR_VERSION = "3"
+EXTRACTOR_VERSION = "4"
 
 EXTENSIONS = ("kg_mentions", "kg_facts", "kg_acronyms")
 
@@ -37,9 +37,9 @@ def extractor_name(stage: str, rule: Rule | None = None) -> str:
     """The versioned name a fact or mention records as its producer, with the rule when known.
 
     >>> extractor_name("relations")
-    'kg.relations/3'
+    'kg.relations/4'
     >>> extractor_name("relations", Rule.HUB_DATASET)
-    'kg.relations/3#hub.dataset'
+    'kg.relations/4#hub.dataset'
     """
     name = f"kg.{stage}/{EXTRACTOR_VERSION}"
     return f"{name}#{rule.value}" if rule is not None else name
@@ -49,7 +49,7 @@ def rule_extractor(rule: Rule) -> str:
     """The extractor name of a fact made by ``rule`` (its stage is the rule's prefix).
 
     >>> rule_extractor(Rule.PROPOSAL_NAMED)
-    'kg.contributions/3#proposal.named'
+    'kg.contributions/4#proposal.named'
     """
     stage = "contributions" if rule.value.startswith("proposal.") else "relations"
     return extractor_name(stage, rule)

@@ -95,6 +95,7 @@ class HubCues:
     novel: frozenset[str]
     listing: frozenset[str]
     negations: frozenset[str]
+    studies: frozenset[str]
 
 
 def read_hub_cues(path: Path) -> HubCues:
@@ -135,7 +136,8 @@ def mention_heads_v1() -> MentionHeads:
             "manipulation grounding registration reconstruction identification diagnosis understanding "
             "adaptation unlearning discovery pruning compression quantization merging "
             "ranking regression imputation attribution exploration control counting modeling modelling "
-            "answering interpretability explainability reduction initialization analytics"
+            "answering interpretability explainability reduction initialization analytics "
+            "selection calibration matching clustering"
         ),
         dataset=_words("dataset datasets benchmark benchmarks corpus corpora suite testbed zoo zoos"),
         # The words every stage treats as generic (kg.lexicon), and a few only extraction needs.

@@ -63,13 +63,38 @@ def ranked_methods(doc: Doc, proposals: Sequence[Mention], acronyms: Sequence[Ac
     if len(methods) < 2:
         return methods
     sentences = [s.text.lower() for s in doc.sents]
+    return sorted(methods, key=lambda m: (-_named_in(m, acronyms, sentences), m.start))
 
-    def named_in(mention: Mention) -> int:
-        forms = {f for f, m in own_forms([mention], acronyms).items() if m == mention}
-        patterns = [re.compile(r"(?<![a-z0-9])" + re.escape(f) + r"(?![a-z0-9])") for f in forms]
-        return sum(any(p.search(s) for p in patterns) for s in sentences)
 
-    return sorted(methods, key=lambda m: (-named_in(m), m.start))
+def _named_in(mention: Mention, acronyms: Sequence[Acronym], sentences: Sequence[str]) -> int:
+    """How many of the (lower-cased) sentences name a method, by any of its forms."""
+    forms = {f for f, m in own_forms([mention], acronyms).items() if m == mention}
+    patterns = [re.compile(r"(?<![a-z0-9])" + re.escape(f) + r"(?![a-z0-9])") for f in forms]
+    return sum(any(p.search(s) for p in patterns) for s in sentences)
+
+
+def studied_method(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym], cues: HubCues, heads: MentionHeads) -> Mention | None:
+    """The method an analysis paper is about, when it proposes none: the first one "we analyze /
+    study / revisit / benchmark" by name, else the name that most sentences, at least three, name
+    ("Global MP ranks weights ...", "Global MP outperforms ...")."""
+    for sent in doc.sents:
+        for verb in sent:
+            if verb.lemma_.lower() not in cues.studies or verb.pos_ != "VERB":
+                continue
+            if not any(c.lower_ in cues.self_pronouns and c.dep_ == "nsubj" for c in verb.children):
+                continue
+            objects = [t for c in verb.children if c.dep_ == "dobj" for t in c.subtree]
+            for mention in index.within(objects, METHODS):
+                is_class = mention.text.split()[-1].lower() in cues.class_nouns  # "these SOTA techniques"
+                if _specific(mention, heads, cues.vague_heads) and not _generic(mention, heads) and not is_class:
+                    return mention
+    names = [m for m in index.spans if m.label == "Method" and looks_named(m.text)]
+    if not names:
+        return None
+    sentences = [s.text.lower() for s in doc.sents]
+    counts = {m: _named_in(m, acronyms, sentences) for m in names}
+    best = min(names, key=lambda m: (-counts[m], m.start))
+    return best if counts[best] >= 3 else None
 
 
 def _lemmas(tokens: Sequence[Token] | Span) -> set[str]:
@@ -152,10 +177,14 @@ def hub_facts(
     cues: HubCues,
     heads: MentionHeads,
     confidences: Confidences,
+    studied: Mention | None = None,
 ) -> list[Fact]:
-    """The facts of the sentences about the paper's main method (see the module docstring)."""
+    """The facts of the sentences about the paper's main method (see the module docstring);
+    ``studied`` stands in for it in a paper that proposes none (:func:`studied_method`)."""
     methods = ranked_methods(doc, proposals, acronyms)
     facts: list[Fact] = []
+    if not methods and studied is not None:
+        methods = [studied]
     main = methods[0] if methods else None
     forms = own_forms(methods, acronyms)
     proposal_start = min((p.start for p in methods), default=0)
@@ -240,6 +269,9 @@ def _about_main(
     lemmas = _lemmas(sent)
     results = bool(lemmas & cues.results)
     anchor = index.spans[named[0]].start if named else reference.i
+    speaker = _self_reference(doc[sent.start : anchor], cues, heads) if named else None
+    if speaker is not None and speaker.lower_ in cues.self_pronouns:
+        anchor = speaker.i  # "we formulate X as Y and propose Z": the authors speak from the start
     own_spans = [index.spans[m] for m in named]
     for mention, span in sorted(index.spans.items(), key=lambda item: item[1].start):
         if not (sent.start <= span.start < sent.end) or mention.text.lower() in forms:
@@ -363,7 +395,7 @@ def vague_plurals(vague: frozenset[str]) -> frozenset[str]:
 def _specific(mention: Mention, heads: MentionHeads, vague: frozenset[str] = frozenset()) -> bool:
     """A name ("MODIS", "ResNet-50"), a listed entry, or a phrase that ends in no vague head
     ("multi-year datasets", "pre-trained models" and "feature representations" name nothing one could look up)."""
-    if looks_named(mention.text) or mention.score >= 0.85:
+    if looks_named(mention.text) or mention.score >= 0.8:
         return True
     words = mention.text.lower().split()
     if mention.label == "Dataset" or words[-1] in vague_plurals(vague):

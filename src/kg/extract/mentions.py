@@ -478,10 +478,24 @@ def _coordinated_datasets(doc: Doc, chosen: list[Candidate]) -> list[Candidate]:
             previous = doc[cand.start - 1] if cand.start > 0 else None
             if any(label_at.get(t.i) == DATASET for t in root.conjuncts) or _evaluated_name(root) or _scored_before(doc, cand.start, label_at):
                 cand = Candidate(cand.start, cand.end, DATASET, 0.7, cand.priority, cand.extractor)
-            elif previous is not None and previous.like_num and cand.end - cand.start == 1 and previous.i > 0 and doc[previous.i - 1].text in ("+", "by", "of"):
+            elif previous is not None and cand.end - cand.start == 1 and _signed_score(previous):
                 cand = Candidate(cand.start, cand.end, METRIC, 0.7, cand.priority, cand.extractor)
         out.append(cand)
-    return out
+    # A name once written after a score is a metric wherever the abstract writes it untyped.
+    metrics = {doc[c.start : c.end].text for c in out if c.label == METRIC and c.priority == 2}
+    return [
+        Candidate(c.start, c.end, METRIC, c.score, c.priority, c.extractor)
+        if c.priority == 2 and c.label != METRIC and doc[c.start : c.end].text in metrics
+        else c
+        for c in out
+    ]
+
+
+def _signed_score(token: Token) -> bool:
+    """A score that gives a gain: "+ 18.6", "by 3.1", "of 2.5", "+29.5" (one token)."""
+    if token.text[:1] == "+" and token.text[1:].replace(".", "", 1).isdigit():
+        return True
+    return token.like_num and token.i > 0 and token.doc[token.i - 1].text in ("+", "by", "of")
 
 
 _SYMBOL_NAME = re.compile(r"[A-Z][A-Za-z]?(?:\+\+|--|#)|\.[A-Z][A-Za-z]+")

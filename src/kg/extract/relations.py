@@ -49,7 +49,7 @@ from kg.extract.annotations import extractor_name
 from kg.lexicon import DETERMINERS, GENERIC_MODIFIERS
 from kg.extract.confidences import Confidences, fact_confidences_v1
 from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues
-from kg.extract.hub import hub_facts, ranked_methods
+from kg.extract.hub import hub_facts, ranked_methods, studied_method
 from kg.extract.mentions import is_name, looks_named
 from kg.extract.structure import (
     MentionIndex,
@@ -184,18 +184,28 @@ def _method_for(link: Token, index: MentionIndex, out: _Facts, heads: MentionHea
     return None, None
 
 
-def topic_tasks(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym]) -> list[Mention]:
+def topic_tasks(
+    doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym], every: MentionIndex | None = None, heads: MentionHeads | None = None
+) -> list[Mention]:
     """The tasks an abstract is about: those of its opening sentence ("Pedestrian
     attribute recognition has attracted ..."), the subject of the second, and the
     task named most often (at least twice, an acronym counting as its long form,
-    or the only task named at all)."""
+    or the only task named at all). ``every`` (the index with the trained spans too)
+    gives the opening sentence's tasks when the rules found none there, phrases ending
+    in a task noun of ``heads`` only: a task that opens an abstract is seldom a listed
+    name ("Few-shot classification aims to ...")."""
     tasks = [m for m in index.spans if m.label == "Task"]
-    if not tasks:
-        return []
     sentences = list(doc.sents)[:2]
+    if not sentences:
+        return []
     found: dict[Mention, None] = {}
     opening = index.in_sentence(sentences[0], frozenset({"Task"}))
     scene = _scene_tasks(sentences[0], index)
+    if not opening and every is not None and heads is not None:
+        scene = [t for t in _scene_tasks(sentences[0], every) if _task_phrase(every.spans[t], heads)]
+        opening = scene
+    if not tasks:
+        return scene
     aside = set(opening) - set(scene)  # examples, or another method's tasks
     for task in scene:
         found.setdefault(task)  # the opening sentence sets the scene
@@ -213,6 +223,11 @@ def topic_tasks(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym]) -> l
         first = min((m for m in tasks if long_of.get(m.text.lower(), m.text.lower()) == key), key=lambda m: m.start)
         found.setdefault(first)
     return list(found)
+
+
+def _task_phrase(span: Span, heads: MentionHeads) -> bool:
+    """Two or more words ending in a task noun ("semantic segmentation"; not "labeling", "vision tasks")."""
+    return len(span) >= 2 and (span[-1].lemma_.lower() in heads.task or span[-1].lower_ in heads.task)
 
 
 _EXAMPLES = frozenset({"application", "applications", "as", "e.g.", "including", "like", "example", "domains"})
@@ -312,12 +327,22 @@ def _proposal_rules(sent: Span, index: MentionIndex, out: _Facts, proposals: Seq
 
 
 def _descriptions(span: Span, index: MentionIndex) -> list[Mention]:
-    """Method mentions in apposition to a name ("Z, a graph clustering algorithm"), the name's own included."""
+    """Method mentions in apposition to a name ("Z, a graph clustering algorithm"), the name's own
+    included, and the phrase a name is given to ("a graph clustering algorithm, called Z")."""
     root = span.root
     linked = [root, *(c for c in root.children if c.dep_ == "appos")]
     if root.dep_ == "appos":
         linked.append(root.head)
+    for token in (root, root.head):
+        naming = token.head
+        if token.dep_ in ("oprd", "attr", "dobj", "xcomp") and naming.dep_ == "acl" and naming.lemma_.lower() in _NAMING:
+            linked.append(naming.head)
+            break
     return index.within(linked, METHODS)
+
+
+#: Verbs that give a name: "a method, called Z", "an approach termed Z".
+_NAMING = frozenset({"call", "name", "term", "dub", "coin"})
 
 
 def embedded_task(span: Span, heads: MentionHeads) -> Mention | None:
@@ -514,7 +539,6 @@ def find_relations(
     # The main method first: it stands for "we", "it" and "our method" in every rule.
     proposals = [*ranked_methods(doc, proposals, acronyms), *(p for p in proposals if p.label != "Method")]
     facts: list[Fact] = []
-    proposed = proposals[0] if proposals else None
     trained = map_relation is not None and doc.has_extension("scierc_relations") and bool(doc._.scierc_relations)
     for sent in doc.sents:
         out = _Facts(sent, proposals, confidences)
@@ -528,18 +552,36 @@ def find_relations(
             out = _Facts(sent, proposals, confidences, "scierc")
             _trained_rules(sent, index, out, map_relation)
             facts += out.facts
-    if proposed is not None:
-        for task in topic_tasks(doc, index, acronyms):
+    if proposals:
+        every = hub[0] if hub is not None else None
+        for task in topic_tasks(doc, index, acronyms, every, heads):
             if any(p.start <= task.start and task.end <= p.end for p in proposals):
                 continue  # a word of the method's own description: "a data-driven and local-verification approach"
-            out = _Facts(index.spans[task].sent, proposals, confidences)
-            out.add(Relation.ADDRESSES, proposed, task, Rule.TOPIC_TASK)
+            span = index.spans.get(task) or every.spans[task]
+            if _spelled_out(span, proposals[0]):
+                continue  # "Global Magnitude Pruning (Global MP)": the method's own long form
+            out = _Facts(span.sent, proposals, confidences)
+            out.add(Relation.ADDRESSES, proposals[0], task, Rule.TOPIC_TASK)
             facts += out.facts
     if hub is not None:
+        # An analysis paper proposes nothing: the method it studies takes the main method's
+        # place in the sentences about it (not for the abstract's topic: a tool it names often).
+        studied = None
+        if not any(p.label == "Method" for p in proposals):
+            studied = studied_method(doc, hub[0], acronyms, hub[1], heads)
         facts = _to_main(doc, facts, proposals, acronyms)
-        facts += hub_facts(doc, hub[0], proposals, acronyms, hub[1], heads, confidences)
+        facts += hub_facts(doc, hub[0], proposals, acronyms, hub[1], heads, confidences, studied)
     facts += code_links(index, confidences)
     return dedupe(facts)
+
+
+def _spelled_out(span: Span, method: Mention) -> bool:
+    """Whether a phrase is followed by the method's name in brackets: its long form."""
+    doc = span.doc
+    if span.end >= len(doc) or doc[span.end].text != "(":
+        return False
+    inside = doc[span.end + 1 : min(len(doc), span.end + 5)]
+    return method.text.lower() in inside.text.lower()
 
 
 def _to_main(doc: Doc, facts: list[Fact], proposals: Sequence[Mention], acronyms: Sequence[Acronym]) -> list[Fact]:

@@ -150,7 +150,7 @@ def build(
         report.seconds["extract"] = time.perf_counter() - t0
         _finish(out, {**existing, **extracted}, version, spacy_model, scierc_model, min_confidence or 0.0, report, progress,
                 previous=previous, update=update, formats=formats,
-                rejections=old_rejections + [r.to_dict() for r in report.rejections], keep=_kept(out) if force else ())
+                rejections=old_rejections + [r.to_dict() for r in report.rejections], keep=_kept(out) if force else (), warn=warn)
     report.seconds["total"] = time.perf_counter() - started
     return report
 
@@ -158,11 +158,16 @@ def build(
 def _finish(out: Path, everything: dict[str, tuple[Paper, Extraction]], version: str, spacy_model: str | None,
             scierc_model: str | None, min_confidence: float, report: BuildReport, progress: Progress, *,
             previous: Manifest | None, update: bool, formats: Sequence[str] | None, rejections: list[dict],
-            keep: Sequence[str] = ()) -> None:
+            keep: Sequence[str] = (), warn: Warn = no_warning) -> None:
     """Resolve ``everything`` and publish it as ``out``'s next generation."""
+    from kg.export.html import page_note
     from kg.pipeline.cache import cache_key
 
     papers, resolution, graph = resolve_graph(everything, min_confidence, report, progress)
+    graph = graph.frozen()  # the note and the exports share one NetworkX view; nothing edits the graph from here
+    note = page_note(graph) if formats is None or "graph.html" in formats else None
+    if note:
+        warn(note)
     progress("export", 0, None)
     started = time.perf_counter()
     changes = iri_changes(previous.entities, resolution) if update and previous is not None else None

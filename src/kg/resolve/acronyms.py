@@ -53,19 +53,26 @@ def local_definitions(paper_id: str, extraction: Extraction) -> dict[str, Defini
     return found
 
 
-def cluster_name(clusters: Clusters, members: dict[int, list[int]], node: int) -> str:
-    """A name for ``node``'s cluster that does not depend on ids: its alias anchor, else its least key."""
-    keys = [clusters.nodes[n][1] for n in members[clusters.find(node)]]
-    anchors = [k for k in keys if k.startswith(ANCHOR)]
-    return min(anchors or keys)
+def cluster_names(clusters: Clusters, members: dict[int, list[int]]) -> dict[int, str]:
+    """Root -> a name for its cluster that does not depend on ids: its alias anchor, else its least key.
+
+    Worked out once per cluster: a popular long form is defined in thousands of
+    papers, and its cluster grows with the corpus.
+    """
+    names = {}
+    for root, nodes in members.items():
+        keys = [clusters.nodes[n][1] for n in nodes]
+        anchors = [k for k in keys if k.startswith(ANCHOR)]
+        names[root] = min(anchors or keys)
+    return names
 
 
-def _meaning(clusters: Clusters, members: dict[int, list[int]], nodes: list[int], long_key: str) -> str:
+def _meaning(clusters: Clusters, names: dict[int, str], nodes: list[int], long_key: str) -> str:
     """What a long form stands for, whatever class its mentions were given."""
     known = alias_index().get(long_key)
     if known:
         return ANCHOR + known[0]
-    return min((cluster_name(clusters, members, n) for n in nodes), default=long_key)
+    return min((names[clusters.find(n)] for n in nodes), default=long_key)
 
 
 def link_acronyms(
@@ -80,20 +87,24 @@ def link_acronyms(
     Returns the ambiguous acronyms (for the report) and the cross-class links
     (a bare acronym typed differently from its long form) for the type vote.
     """
-    members = clusters.members()
+    names = cluster_names(clusters, clusters.members())
     by_key: dict[str, list[int]] = defaultdict(list)
     for (_, key), node in sorted(clusters.ids.items()):
         by_key[key].append(node)
+    meaning_of: dict[str, str] = {}  # long key -> meaning, each worked out once
     ambiguous: list[dict[str, object]] = []
     resolved: list[tuple[str, list[int]]] = []
     for short_key in sorted(definitions):
         defs = definitions[short_key]
-        meanings = {_meaning(clusters, members, by_key.get(d.long_key, []), d.long_key) for d in defs}
+        long_keys = {d.long_key for d in defs}
+        for long_key in long_keys - meaning_of.keys():
+            meaning_of[long_key] = _meaning(clusters, names, by_key.get(long_key, []), long_key)
+        meanings = {meaning_of[k] for k in long_keys}
         known = alias_index().get(short_key)
         if known:
             meanings.add(ANCHOR + known[0])
         if len(meanings) == 1:
-            resolved.append((short_key, sorted({n for d in defs for n in by_key.get(d.long_key, ())})))
+            resolved.append((short_key, sorted({n for k in long_keys for n in by_key.get(k, ())})))
             continue
         longs: dict[str, str] = {}
         for long in sorted([d.long for d in defs] + ([known[0]] if known else [])):

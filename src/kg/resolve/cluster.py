@@ -21,15 +21,17 @@ Fuzzy matching is guarded, because a wrong merge is worse than a missed one
 - the :func:`rapidfuzz.fuzz.token_sort_ratio` must reach :data:`FUZZY_THRESHOLD`.
 
 Names are bucketed by that guard signature, so only names in one bucket are
-compared: near-linear in the number of distinct names.
+compared. A bucket can still be large (one-word names share only their first
+three letters), so within it only names whose lengths allow the threshold are
+compared: the score is at most ``200 * shorter / (shorter + longer)``, because
+the Indel distance it is made from is at least the difference in length.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import combinations
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from kg.resolve.normalise import numbers, variants
 
@@ -90,10 +92,53 @@ def fuzzy_signature(words: tuple[str, ...]) -> tuple[object, ...]:
     return numbers(words), variants(words), tuple(w[:3] for w in words)
 
 
+def within_reach(shorter: int, longer: int) -> bool:
+    """Whether texts of these lengths can reach :data:`FUZZY_THRESHOLD` at all.
+
+    ``token_sort_ratio`` is ``100 * (1 - distance / (shorter + longer))`` with an
+    Indel distance of at least ``longer - shorter``. The ``+ 1`` keeps every pair
+    whose bound is within rounding of the threshold.
+
+    >>> within_reach(12, 14), within_reach(12, 15)
+    (True, False)
+    """
+    return 200 * shorter + 1 > FUZZY_THRESHOLD * (shorter + longer)
+
+
+def _bucket_pairs(keys: list[str], texts: dict[str, str]) -> list[tuple[str, str]]:
+    """The pairs of one bucket that reach the threshold, each as ``(lesser key, greater key)``.
+
+    Keys sorted by text length; each is compared only with the longer ones in
+    reach (a window that moves forward with the length).
+    """
+    ordered = sorted(keys, key=lambda k: (len(texts[k]), k))
+    strings = [texts[k] for k in ordered]
+    lengths = [len(t) for t in strings]
+    pairs = []
+    end = 0
+    for i, key in enumerate(ordered):
+        end = max(end, i + 1)
+        while end < len(ordered) and within_reach(lengths[i], lengths[end]):
+            end += 1
+        if end == i + 1:
+            continue
+        # The scorer runs in rapidfuzz over the window; its cutoff only prunes (one point below
+        # the threshold), and the threshold itself is applied here, to the same scores as before.
+        found = process.extract(strings[i], strings[i + 1:end], scorer=fuzz.token_sort_ratio,
+                                score_cutoff=FUZZY_THRESHOLD - 1, limit=None)
+        for _, score, j in found:
+            if score >= FUZZY_THRESHOLD:
+                other = ordered[i + 1 + j]
+                pairs.append((min(key, other), max(key, other)))
+    return sorted(pairs)
+
+
 def fuzzy_pairs(names: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
     """The pairs of keys (of one class) that the guarded fuzzy match joins.
 
-    ``names`` maps each matching key to its normalised words.
+    ``names`` maps each matching key to its normalised words. Pairs come bucket
+    by bucket (in the order of each bucket's least key), each ``(a, b)`` with
+    ``a < b``, sorted within the bucket.
 
     >>> names = {"convolutionneuralnetwork": ("convolution", "neural", "network"),
     ...          "convolutionalneuralnetwork": ("convolutional", "neural", "network"),
@@ -106,10 +151,5 @@ def fuzzy_pairs(names: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
     for key in sorted(names):
         if len(key) >= FUZZY_MIN_LENGTH:
             buckets[fuzzy_signature(names[key])].append(key)
-    pairs = []
-    for keys in buckets.values():
-        for a, b in combinations(keys, 2):
-            score = fuzz.token_sort_ratio(" ".join(names[a]), " ".join(names[b]))
-            if score >= FUZZY_THRESHOLD:
-                pairs.append((a, b))
-    return pairs
+    texts = {key: " ".join(names[key]) for keys in buckets.values() if len(keys) > 1 for key in keys}
+    return [pair for keys in buckets.values() if len(keys) > 1 for pair in _bucket_pairs(keys, texts)]

@@ -26,7 +26,7 @@ _TYPE_ORDER = {t.value: i for i, t in enumerate(EntityType)}
 LARGEST_MERGES = 10
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per mention: slots keep it small
 class Occurrence:
     """One non-generic entity mention: its paper, cleaned surface, node and class."""
 

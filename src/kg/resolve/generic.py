@@ -19,9 +19,9 @@ paper's proposed method: :func:`refers_to_own_method` says when.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from kg import lexicon
+from kg.resolve.memo import memoised
 from kg.resolve.normalise import fold, singular
 
 PRONOUNS = frozenset(
@@ -80,7 +80,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _SOTA = re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b")
 
 
-@lru_cache(maxsize=1 << 14)
+@memoised(maxsize=1 << 14)
 def _words(text: str) -> tuple[str, ...]:
     lowered = _SOTA.sub("sota", fold(text).lower())
     return tuple(singular(w) for w in _WORD.findall(lowered))

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 from kg.lexicon import MODEL_FAMILY_ACRONYMS
+from kg.resolve.memo import memoised
 
 _DASHES = "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _QUOTES = "\u2018\u2019\u201a\u201b\u2032\u00b4`\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"
@@ -91,7 +91,7 @@ VARIANT_WORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=1 << 16)
+@memoised(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Unicode-fold ``text``: compatibility forms, accents, dashes, quotes, spaces.
 
@@ -143,7 +143,7 @@ def _is_name(raw: str) -> bool:
     return sum(c.isupper() for c in raw) >= 2 or any(c.isupper() for c in raw[1:])
 
 
-@lru_cache(maxsize=1 << 16)
+@memoised(maxsize=1 << 16)
 def tokens(text: str) -> tuple[str, ...]:
     """The normalised words of a surface form (see the module docstring).
 
@@ -177,6 +177,7 @@ def tokens(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+@memoised(maxsize=1 << 14)
 def display(text: str) -> str:
     """A surface form cleaned for showing: folded, without a leading article or a
     trailing parenthesised acronym, case kept.
@@ -234,7 +235,7 @@ def variants(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(w for w in words if w in VARIANT_WORDS)
 
 
-@lru_cache(maxsize=1 << 14)
+@memoised(maxsize=1 << 14)
 def looks_like_acronym(surface: str) -> bool:
     """Whether a surface form is written as an acronym (``BERT``, ``LLMs``, ``mAP``).
 

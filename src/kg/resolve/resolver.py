@@ -19,7 +19,7 @@ Steps, each over papers sorted by id so that the input order never matters:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.model import (
@@ -39,6 +39,7 @@ from kg.resolve.aliases import alias_of
 from kg.resolve.cluster import ANCHOR, Clusters, fuzzy_pairs
 from kg.resolve.entities import Occurrence, build_entities
 from kg.resolve.generic import is_generic, is_unnamed_contribution, refers_to_own_method, self_references
+from kg.resolve.memo import scope
 from kg.resolve.normalise import compact, display, normalise
 
 #: Classes whose conflicts on one name are settled by a vote.
@@ -47,6 +48,10 @@ _TYPES = frozenset(t.value for t in EntityType)
 _RELATIONS = {r.value: r for r in Relation}
 
 MentionId = tuple[int, int, str, str]
+#: One mention of one paper: the paper's id, then the mention's id (one flat tuple per mention).
+Spot = tuple[str, int, int, str, str]
+#: (paper id, mention) -> the entity key the mention resolved to, if any.
+KeyOf = Callable[[str, Mention], str | None]
 #: Key prefix of a paper-scoped node (an unnamed contribution): never joined across papers.
 PAPER_SCOPED = "@paper:"
 _REBOUND = "generic_subject_rebound"
@@ -54,6 +59,10 @@ _REBOUND = "generic_subject_rebound"
 
 def _mention_id(mention: Mention) -> MentionId:
     return (mention.start, mention.end, mention.label, mention.text)
+
+
+def _spot(paper_id: str, mention: Mention) -> Spot:
+    return (paper_id, mention.start, mention.end, mention.label, mention.text)
 
 
 def _fact_order(fact: Fact) -> tuple[object, ...]:
@@ -104,7 +113,7 @@ def _entity_mentions(extraction: Extraction) -> list[Mention]:
 class _Collected:
     clusters: Clusters
     occurrences: list[Occurrence]
-    where: dict[tuple[str, MentionId], Occurrence]
+    where: dict[Spot, int]  # each mention's node
     acronym_labels: dict[int, set[str]]
     long_labels: dict[int, Counter[str]]
     definitions: dict[str, list[Definition]]
@@ -144,7 +153,7 @@ def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
                 node = out.clusters.node(mention.label, f"{PAPER_SCOPED}{paper.id}/{key}", f"{normalise(mention.text)} {paper.id}")
                 occurrence = Occurrence(paper.id, f"{display(mention.text)} (this paper)", node, mention.label)
                 out.occurrences.append(occurrence)
-                out.where[(paper.id, _mention_id(mention))] = occurrence
+                out.where[_spot(paper.id, mention)] = node
                 if own is not None and _mention_id(own) == _mention_id(mention):
                     out.acronym_labels[node].update(self_references(paper.abstract))  # other labels, never the label
                 continue
@@ -155,7 +164,7 @@ def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
                 node = out.clusters.node(mention.label, definition.long_key, normalise(definition.long))
             occurrence = Occurrence(paper.id, display(mention.text), node, mention.label)
             out.occurrences.append(occurrence)
-            out.where[(paper.id, _mention_id(mention))] = occurrence
+            out.where[_spot(paper.id, mention)] = node
         for definition in local.values():
             out.definitions[definition.short_key].append(definition)
     # A definition labels its long form's node in every class that has it: the acronym as
@@ -200,7 +209,7 @@ def _vote_links(clusters: Clusters, cross: list[tuple[int, int]]) -> None:
 
 def _own_methods(
     inputs: list[tuple[Paper, Extraction]],
-    key_of: dict[tuple[str, MentionId], str],
+    key_of: KeyOf,
     types: dict[str, str],
     min_confidence: float,
 ) -> dict[str, str]:
@@ -209,7 +218,7 @@ def _own_methods(
     for paper, extraction in inputs:
         candidates = []
         for fact in extraction.facts:
-            key = key_of.get((paper.id, _mention_id(fact.object)))
+            key = key_of(paper.id, fact.object)
             if (
                 fact.relation == Relation.PROPOSES.value
                 and fact.confidence >= min_confidence
@@ -224,7 +233,7 @@ def _own_methods(
 
 def _resolve_facts(
     inputs: list[tuple[Paper, Extraction]],
-    key_of: dict[tuple[str, MentionId], str],
+    key_of: KeyOf,
     types: dict[str, str],
     min_confidence: float,
 ) -> tuple[list[ResolvedFact], dict[str, int], int]:
@@ -262,7 +271,7 @@ def _fact_rank(fact: ResolvedFact) -> tuple[object, ...]:
 def _resolve_fact(
     paper: Paper,
     fact: Fact,
-    key_of: dict[tuple[str, MentionId], str],
+    key_of: KeyOf,
     types: dict[str, str],
     own_method: str | None,
     min_confidence: float,
@@ -279,7 +288,7 @@ def _resolve_fact(
     note = ""
     subject_type, subject = "Paper", None
     if fact.subject is not None:
-        subject = key_of.get((paper.id, _mention_id(fact.subject)))
+        subject = key_of(paper.id, fact.subject)
         if subject is None and fact.subject.label in _TYPES and refers_to_own_method(fact.subject.text):
             subject, note = own_method, _REBOUND
         if subject is None:
@@ -288,7 +297,7 @@ def _resolve_fact(
     if fact.object.label == URL_LABEL:
         object_type, obj = URL_LABEL, fact.object.text.strip()
     else:
-        found = key_of.get((paper.id, _mention_id(fact.object)))
+        found = key_of(paper.id, fact.object)
         if found is None:
             return "generic_object" if is_generic(fact.object.text) else "unresolved_object", None
         object_type, obj = types[found], found
@@ -351,6 +360,11 @@ def resolve(
     >>> [(e.key, e.label, e.alt_labels, e.mentions) for e in resolve([paper], [ext]).entities]
     [('method/reinforcement-learning', 'reinforcement learning', ('RL',), 2)]
     """
+    with scope():  # each distinct name is normalised once per call, and forgotten after it
+        return _resolve(papers, extractions, min_confidence)
+
+
+def _resolve(papers: Sequence[Paper], extractions: Sequence[Extraction], min_confidence: float) -> Resolution:
     inputs = _inputs(papers, extractions)
     collected = _collect(inputs)
     clusters = collected.clusters
@@ -364,7 +378,13 @@ def resolve(
         collected.long_labels,
         set(collected.definitions),
     )
-    key_of = {where: key_by_root[clusters.find(o.node)] for where, o in collected.where.items()}
+    where = collected.where
+
+    def key_of(paper_id: str, mention: Mention) -> str | None:
+        # Looked up on demand rather than tabled: a second table of every mention would raise the peak.
+        node = where.get(_spot(paper_id, mention))
+        return None if node is None else key_by_root[clusters.find(node)]
+
     types = {entity.key: entity.type for entity in entities}
     facts, dropped, rebound = _resolve_facts(inputs, key_of, types, min_confidence)
     report.update(
@@ -375,5 +395,3 @@ def resolve(
         facts=len(facts),
     )
     return Resolution(entities=tuple(entities), facts=tuple(facts), report=report)
-
-
