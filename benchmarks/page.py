@@ -26,7 +26,8 @@ synthetic build of about NODES nodes (``benchmarks/_synthetic.py``, made once
 under ``--dir`` and reused; the serve extra is needed), and prints:
 
 - ``index``: seconds to read the explorer's in-memory index from the store in
-  this process (each server worker does the same once per store generation);
+  this process (each server worker does the same once per store generation),
+  and how much higher that took the process's peak memory;
   the first overview request, which pays for it in both workers at once;
 - ``search``: the search endpoint's median and 95th percentile over HTTP, and
   the same searches in-process on the index, for names that match one node, a
@@ -44,6 +45,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import resource
 import statistics
 import sys
 import tempfile
@@ -152,9 +154,12 @@ def served(browser, nodes: int, root: Path, runs: int, reference: float | None) 
     print(f"\nserved explorer: synthetic build of {json.loads((folder / 'manifest.json').read_text())['triples']:,} triples in {folder}"
           f" (ready in {time.perf_counter() - start:.1f} s)")
     store = ox.Store.read_only(str(folder / "store"))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     index = read_index(store)
-    print(f"index: {len(index.iris):,} nodes, {len(index.edges):,} facts, read in {time.perf_counter() - start:.1f} s in this process")
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak) / 1024  # kB on Linux
+    print(f"index: {len(index.iris):,} nodes, {len(index.edges):,} facts, read in {time.perf_counter() - start:.1f} s in this process"
+          f" (peak memory {grown:,.0f} MB higher)")
     entities = [n for n in range(len(index.iris)) if index.types[n] != "Paper" and index.adjacency[n]]
     hub = max(entities, key=lambda n: (index.support[n], len(index.adjacency[n])))
     leaf = min(entities, key=lambda n: (index.support[n], len(index.adjacency[n]), index.iris[n]))

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from kg.export.html import explorer_asset, generate_html, mentioned_in, paper_records
+from kg.export.search import COUNT_CAP, Hit, find, name_index
 from kg.model import Entity, Paper, Resolution, ResolvedFact
 from kg.serve.folder import generation
 from kg.store import KnowledgeGraph
@@ -95,6 +96,14 @@ def test_search_ignores_case_hyphens_spaces_and_plurals(names, query):
 def test_search_for_nothing_matches_nothing(names):
     assert answer(explore.search(*names, "zzqx")) == {"nodes": [], "hits": [], "total": 0, "complete": True}
     assert answer(explore.search(*names, "--"))["total"] == 0  # no word left after normalising
+
+
+def test_counting_matches_stops_at_the_cap():
+    """A one-letter query matches most of a large graph: the count stops at COUNT_CAP and says it is not exact."""
+    index = name_index([[f"method {i}"] for i in range(COUNT_CAP + 100)], [(i,) for i in range(COUNT_CAP + 100)])
+    hits, total, complete = find(index, "method")
+    assert (total, complete) == (COUNT_CAP, False) and [hit.node for hit in hits] == list(range(12))
+    assert find(index, "ethod 2099") == ([Hit(2099, 3, 0)], 1, True)
 
 
 def test_a_neighbourhood_has_the_shapes_and_values_of_graph_html(small):

@@ -157,7 +157,7 @@ def find(index: NameIndex, query: str, limit: int = 12) -> tuple[list[Hit], int,
     # Keys run in ranking order, so the first prefix and substring hits are the best supported.
     prefixed, _ = _scan(index, "\n" + compact, 1, seen, 2, max(0, limit - len(hits)) or 1)
     hits += prefixed
-    inside, complete = _scan(index, compact, 0, seen, 3, COUNT_CAP)
+    inside, complete = _scan(index, compact, 0, seen, 3, max(1, COUNT_CAP - len(seen)))
     hits += inside
     # The prefix scan may have stopped early: the full scan counts every match once.
     return hits[:limit], len(seen), complete
