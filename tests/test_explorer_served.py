@@ -35,6 +35,7 @@ WAIT = 120_000
 def started(folder) -> Server:
     """``kg serve`` on ``folder``, once it answers the explorer (its workers started, one index read)."""
     server = Server(folder)
+    assert server.url.startswith("http://127.0.0.1:")  # loopback only, on the free port it was given
     assert http(server.url + "api/explore/overview")[0] == 200
     return server
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import threading
 import urllib.parse
 from pathlib import Path
@@ -267,6 +268,9 @@ def test_the_page_links_its_script_styles_and_vis_network_from_the_server(served
     status, headers, body = get(served, "explore")
     page = body.decode("utf-8")
     assert status == 200 and "script-src 'self'" in headers["content-security-policy"]
+    # The page carries its own policy too, as graph.html does: nothing but this server, nothing inline.
+    meta = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page)
+    assert meta and "default-src 'none'" in meta.group(1) and "script-src 'self';" in meta.group(1) and "unsafe" not in meta.group(1)
     assert '<script src="/static/explore.js"></script>\n<script src="/explore/explorer.js"></script>' in page
     assert "<script>" not in page and "<style>" not in page and "kg-data" not in page  # nothing inline, nothing embedded
     # One copy of the explorer: the server sends the package's files, and pyvis's vis-network.

@@ -62,7 +62,8 @@ Limits and dangers
   :data:`MAX_TEXT` characters, each node :data:`MAX_ALT_LABELS` other names,
   each paper :data:`MAX_ABSTRACT` characters of abstract. A 100,000-node graph
   makes a page of about 47 MB (synthetic, 150,000 edges): it opens and searches
-  within seconds (``benchmarks/page.py``); ``kg serve``'s ``/explore`` fetches what it draws instead.
+  within seconds (``benchmarks/page.py``), but :func:`write_html` keeps
+  :data:`PAGE_LIMIT` nodes; ``kg serve``'s ``/explore`` browses any size, fetching what it draws.
 """
 
 from __future__ import annotations
