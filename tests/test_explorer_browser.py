@@ -39,18 +39,18 @@ def browser():
 
 
 class Visit:
-    """A page opened in a fresh tab, with its console messages, errors and requests recorded."""
+    """A page (a file, or a URL) opened in a fresh tab, with its console messages, errors and requests recorded."""
 
-    def __init__(self, browser, path: Path) -> None:
+    def __init__(self, browser, path: Path | str, timeout: float = 30_000) -> None:
         self.page = browser.new_page(viewport={"width": 1280, "height": 800})
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("request", lambda request: self.requests.append(request.url))
-        self.url = path.as_uri()
-        self.page.goto(self.url)
-        self.page.wait_for_selector("body[data-drawn]", state="attached", timeout=30_000)
+        self.url = path if isinstance(path, str) else path.as_uri()
+        self.page.goto(self.url, timeout=timeout)
+        self.page.wait_for_selector("body[data-drawn]", state="attached", timeout=timeout)
 
     def shown(self, script: str):
         """Evaluate ``script`` over the drawn nodes: ``(ids, model) => ...``."""

@@ -13,14 +13,10 @@ import hashlib
 import io
 import json
 import re
-import select
-import signal
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
@@ -34,7 +30,8 @@ from kg.model import Entity, Paper, Resolution
 from kg.store import KnowledgeGraph
 
 from .conftest import tiny_resolution
-from .serve_build import make_build, publish, publish_folder
+from .serve_build import Server as _Server
+from .serve_build import http, make_build, publish, publish_folder
 
 pytest.importorskip("starlette", reason="the serve extra is not installed")
 SPARQLWrapper = pytest.importorskip("SPARQLWrapper")
@@ -46,37 +43,11 @@ ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?
 CLASSES = "SELECT ?class (COUNT(?node) AS ?n) WHERE { ?node a ?class } GROUP BY ?class ORDER BY ?class"
 
 
-class Server:
-    """A ``kg serve`` child process and its base URL."""
+class Server(_Server):
+    """A ``kg serve`` child process with this module's timeout and row limit."""
 
     def __init__(self, folder: Path, *extra: str) -> None:
-        self.folder = folder
-        args = [sys.executable, "-m", "kg.cli", "serve", str(folder), "--port", "0", "--timeout", str(TIMEOUT), "--limit", str(LIMIT), *extra]
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.url = self._read_url(deadline=time.monotonic() + 60)
-        self.endpoint = self.url + "sparql"
-
-    def _read_url(self, deadline: float) -> str:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.process.stdout], [], [], 1.0)
-            if ready:
-                line = self.process.stdout.readline()
-                if "http://" in line:
-                    return line.split(" at ")[1].split()[0]
-                if not line and self.process.poll() is not None:
-                    break
-        self.process.kill()
-        raise AssertionError(f"kg serve did not start: {self.process.stderr.read()}")
-
-    def stop(self) -> tuple[int, str]:
-        """Ctrl-C; the exit status and what was printed on stderr."""
-        self.process.send_signal(signal.SIGINT)
-        try:
-            _, err = self.process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            raise
-        return self.process.returncode, err
+        super().__init__(folder, "--timeout", str(TIMEOUT), "--limit", str(LIMIT), *extra)
 
 
 def fingerprint(folder: Path) -> dict[str, str]:
@@ -100,19 +71,6 @@ def served(graph, tmp_path_factory):
     # Shutdown leaves the store as it was, and it still opens with every triple.
     assert fingerprint(folder) == before
     assert len(ox.Store.read_only(str(folder / "store"))) == len(graph)
-
-
-# Straight to the loopback server, whatever *_proxy variables say.
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def http(url: str, data: bytes | None = None, headers: dict[str, str] | None = None, method: str | None = None) -> tuple[int, dict[str, str], bytes]:
-    request = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
-    try:
-        with _DIRECT.open(request, timeout=60) as response:
-            return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
 
 def get(server: Server, query: str, **headers: str) -> tuple[int, dict[str, str], bytes]:

@@ -90,6 +90,9 @@ MESSAGES: dict[str, str] = {
     "E370": "the request is not valid UTF-8 ({reason})",
     "E371": "more than one {name!r} parameter in the request",
     "E372": "{path} is a build folder, and the next build replaces it whole: write the exports to another folder with --out",
+    "E373": "bad explorer request: {reason}",
+    "E374": "no node {iri} in the graph (find one with /api/explore/search?q=NAME)",
+    "E375": "the explorer is still reading the graph ({seconds} s so far; once after a start or a rebuild): try again in a moment",
     # Analysis and reports (E39x)
     "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg[analysis]'",
     "E391": "cannot write the report to {path}: the folder {folder} does not exist",

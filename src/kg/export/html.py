@@ -39,7 +39,12 @@ the index is the id) with ``label``, ``type``, ``support``, ``x``, ``y``,
 (mention offsets in UTF-16 code units, as JavaScript counts); ``papers`` with
 ``id`` and optionally ``title``, ``year``, ``authors``, ``link``, ``abstract``,
 ``node``; ``types``, ``relations``, ``colours`` and ``cap``. The script reads
-it through a *source* object, so a served page can fetch the same shapes.
+it through a *source* object, so a served page can fetch the same shapes:
+``kg serve``'s ``/explore`` (:mod:`kg.serve.explore`) makes pieces of the graph
+with :func:`explorer_payload` and adds ``centre`` (the node a piece is about),
+node fields ``facts`` (all its facts), ``more`` (neighbours left out) and
+``inMore`` (mentioning papers left out), and, for the whole graph, ``counts``,
+``total`` and ``years``. Search rules have a Python twin in :mod:`kg.export.search`.
 
 Limits and dangers
 ------------------
@@ -57,7 +62,8 @@ Limits and dangers
   :data:`MAX_TEXT` characters, each node :data:`MAX_ALT_LABELS` other names,
   each paper :data:`MAX_ABSTRACT` characters of abstract. A 100,000-node graph
   makes a page of about 47 MB (synthetic, 150,000 edges): it opens and searches
-  within seconds (``benchmarks/page.py``), but a served explorer would suit it better.
+  within seconds (``benchmarks/page.py``), but :func:`write_html` keeps
+  :data:`PAGE_LIMIT` nodes; ``kg serve``'s ``/explore`` browses any size, fetching what it draws.
 """
 
 from __future__ import annotations
@@ -69,7 +75,7 @@ import importlib.util
 import json
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -94,13 +100,19 @@ __all__ = [
     "MAX_TEXT",
     "PAGE_LIMIT",
     "content_security_policy",
+    "explorer_asset",
+    "explorer_page",
+    "explorer_payload",
     "generate_html",
     "json_for_html",
+    "layout",
     "mention_spans",
     "mentioned_in",
     "page_note",
     "page_nodes",
+    "paper_record",
     "paper_records",
+    "vis_network_js",
     "write_html",
 ]
 
@@ -161,8 +173,8 @@ def json_for_html(value: Any) -> str:
 
 
 @lru_cache(maxsize=1)
-def _vis_network() -> str:
-    """vis-network's minified JavaScript, read from the installed pyvis package."""
+def vis_network_js() -> str:
+    """vis-network's minified JavaScript, read from the installed pyvis package (safe to inline)."""
     spec = importlib.util.find_spec("pyvis")  # locates pyvis without importing it
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("pyvis is not installed; it is needed for graph.html (pip install pyvis==0.3.2)")
@@ -222,30 +234,42 @@ def mention_spans(sentence: str, *names: Sequence[str]) -> list[list[int]]:
     return [[_utf16(sentence, a), _utf16(sentence, b)] for a, b in spans]
 
 
-def paper_records(kg: KnowledgeGraph) -> dict[str, dict[str, Any]]:
-    """``paper id -> {iri, title, year, authors, link, doi, abstract}`` from the graph's metadata.
+def paper_record(iri: str, fields: Mapping[str, Any], authors: Iterable[str] = ()) -> dict[str, Any]:
+    """One paper's metadata as the explorer keeps it, from its stored ``title``, ``abstract``, ``year``, ``doi``, ``url``.
 
-    ``link`` is the paper's URL, else its DOI as a ``https://doi.org/`` link;
-    authors are in alphabetical order (RDF keeps no order for them).
+    ``link`` is the URL when it is http(s), else the DOI as a ``https://doi.org/``
+    link; ``year`` the first four digits of the date; authors are sorted (RDF keeps no order).
+
+    >>> paper_record("i", {"year": "2021", "doi": "10.1/x", "url": "ftp://x"}, ["B", "A"])
+    {'iri': 'i', 'authors': ['A', 'B'], 'year': 2021, 'link': 'https://doi.org/10.1/x'}
     """
-    records: dict[str, dict[str, Any]] = {}
+    record: dict[str, Any] = {"iri": iri, "authors": sorted(str(a) for a in authors)}
+    for field in ("title", "abstract"):
+        if fields.get(field) is not None:
+            record[field] = str(fields[field])
+    year = re.match(r"\d{4}", str(fields.get("year") or ""))
+    if year:
+        record["year"] = int(year.group(0))
+    doi = fields.get("doi")
+    record["link"] = _http(fields.get("url")) or (f"https://doi.org/{doi}" if doi else None)
+    return record
+
+
+def paper_records(kg: KnowledgeGraph) -> dict[str, dict[str, Any]]:
+    """``paper id -> {iri, title, year, authors, link, abstract}`` from the graph's metadata (:func:`paper_record`)."""
+    iris: dict[str, str] = {}
+    fields: dict[str, dict[str, Any]] = {}
     for row in kg.select(_PAPERS):
-        record = records.setdefault(str(row["id"]), {"iri": row["p"], "authors": []})
-        for field in ("title", "abstract", "doi", "url"):
-            if row.get(field) is not None and field not in record:
-                record[field] = str(row[field])
-        if row.get("year") is not None and "year" not in record:
-            year = re.match(r"\d{4}", str(row["year"]))
-            if year:
-                record["year"] = int(year.group(0))
+        pid = str(row["id"])
+        iris.setdefault(pid, row["p"])
+        found = fields.setdefault(pid, {})
+        for field in ("title", "abstract", "doi", "url", "year"):
+            if row.get(field) is not None and field not in found:
+                found[field] = row[field]
+    authors: defaultdict[str, list[str]] = defaultdict(list)
     for row in kg.select(_AUTHORS):
-        if str(row["id"]) in records:
-            records[str(row["id"])]["authors"].append(str(row["name"]))
-    for record in records.values():
-        record["authors"].sort()
-        doi = record.pop("doi", None)
-        record["link"] = _http(record.pop("url", None)) or (f"https://doi.org/{doi}" if doi else None)
-    return records
+        authors[str(row["id"])].append(str(row["name"]))
+    return {pid: paper_record(iris[pid], found, authors.get(pid, ())) for pid, found in fields.items()}
 
 
 def mentioned_in(kg: KnowledgeGraph) -> dict[str, list[str]]:
@@ -280,21 +304,29 @@ def _edge_items(graph: nx.Graph) -> list[tuple[Any, Any, Mapping[str, Any]]]:
     return sorted(graph.edges(data=True), key=lambda e: (str(e[0]), str(e[1])))
 
 
-def _payload(
-    graph: nx.Graph,
-    papers: Mapping[str, Mapping[str, Any]],
-    mentions: Mapping[str, Sequence[str]],
-    seed: int,
-    cap: int,
-) -> dict[str, Any]:
-    """The page's data: nodes with positions, edges with their evidence, papers, colours."""
+def layout(graph: nx.Graph, seed: int = 0) -> dict[Any, tuple[int, int]]:
+    """The explorer's positions for ``graph``: community-aware force layout, nodes in no fact in rows below."""
     legend_order = {kind: i for i, kind in enumerate(COLOURS)}
 
     def by_type_and_label(node: Any) -> tuple[int, str, str]:
         attrs = graph.nodes[node]
         return (legend_order.get(str(attrs.get("type")), len(COLOURS)), str(attrs.get("label", "")), str(node))
 
-    positions = force_layout(graph, seed=seed, isolated_key=by_type_and_label, groups=communities(graph, seed=seed))
+    return force_layout(graph, seed=seed, isolated_key=by_type_and_label, groups=communities(graph, seed=seed))
+
+
+def explorer_payload(
+    graph: nx.Graph,
+    papers: Mapping[str, Mapping[str, Any]],
+    mentions: Mapping[str, Sequence[str]],
+    positions: Mapping[Any, tuple[float, float]],
+    cap: int,
+) -> dict[str, Any]:
+    """The explorer's data (see Data above): nodes at ``positions``, edges with their evidence, papers, colours.
+
+    ``graph`` is a NetworkX view as :func:`generate_html` takes it; the served
+    explorer passes a neighbourhood of the stored graph, so both pages get one shape.
+    """
     order = sorted(graph.nodes, key=str)
     ids = {node: i for i, node in enumerate(order)}
     paper_of_iri = {str(r.get("iri")): pid for pid, r in papers.items() if r.get("iri")}
@@ -376,7 +408,8 @@ def _names(attrs: Mapping[str, Any]) -> list[str]:
 
 
 @lru_cache(maxsize=4)
-def _asset(name: str) -> str:
+def explorer_asset(name: str) -> str:
+    """The text of one of the explorer's files in ``kg/export/assets`` (explorer.js, .css, .html)."""
     return resources.files("kg.export").joinpath("assets", name).read_text(encoding="utf-8")
 
 
@@ -452,24 +485,32 @@ def generate_html(
     >>> "<b>BERT</b>" in page, "\\\\u003cb\\\\u003eBERT" in page, "2 nodes, 1 edge" in page
     (False, True, True)
     """
-    payload = _payload(graph, papers or {}, mentions or {}, seed, cap)
+    payload = explorer_payload(graph, papers or {}, mentions or {}, layout(graph, seed), cap)
     count = f"{_plural(graph.number_of_nodes(), 'node')}, {_plural(graph.number_of_edges(), 'edge')}"
     unlinked = graph.number_of_nodes() - len(linked_nodes(graph))
     if unlinked:
         count += f"; {_plural(unlinked, 'node')} in no fact (entities only mentioned, papers without facts) can be found but are not drawn"
     if omitted:
         count += f"; {_plural(omitted, 'other node')} left out of this page (the least supported, those in no fact first): the RDF files and kg serve have them"
-    style, vis, script = _asset("explorer.css"), _vis_network(), _asset("explorer.js")
-    page = Template(_asset("explorer.html")).substitute(
+    style, vis, script = explorer_asset("explorer.css"), vis_network_js(), explorer_asset("explorer.js")
+    return explorer_page(
         csp=content_security_policy([vis, script], [style]),
-        title=html.escape(title),
+        title=title,
         summary=html.escape(count + ". Scroll to zoom, drag to pan, click for details."),
-        style=style,
-        vis=vis,
-        data=json_for_html(payload),
-        script=script,
+        head=f"<style>{style}</style>\n<script>{vis}</script>",
+        scripts=f'<script type="application/json" id="kg-data">{json_for_html(payload)}</script>\n<script>{script}</script>',
     )
-    return page
+
+
+def explorer_page(*, csp: str, title: str, summary: str, head: str, scripts: str) -> str:
+    """The explorer's page (``assets/explorer.html``) around the given styles and scripts.
+
+    ``title`` is text (escaped here); ``summary``, ``head`` (styles and
+    vis-network, before the body) and ``scripts`` (the data source and
+    explorer.js, at its end) are markup the caller made safe. graph.html inlines
+    them; ``kg serve``'s ``/explore`` links them from the server.
+    """
+    return Template(explorer_asset("explorer.html")).substitute(csp=csp, title=html.escape(title), summary=summary, head=head, scripts=scripts)
 
 
 def page_nodes(graph: nx.Graph, limit: int = PAGE_LIMIT) -> set[Any] | None:

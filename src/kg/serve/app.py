@@ -10,7 +10,13 @@ Routes
   other methods 405, malformed queries 400, a query past the timeout 503.
 - ``GET /``: a query editor with the example queries (:mod:`kg.serve.examples`).
 - ``GET /entity?iri=...``: an entity's label, types, facts and evidence.
-- ``GET /static/...``: the page's own script and style sheet.
+- ``GET /explore``: graph.html's explorer, fetching what it draws from
+  ``/api/explore/overview``, ``/api/explore/search?q=`` and
+  ``/api/explore/node?iri=&hops=1|2`` (JSON in graph.html's data shapes, made
+  in the workers by :mod:`kg.serve.explore`); its script and styles are the
+  ones graph.html inlines (``kg/export/assets``), vis-network comes from the
+  installed pyvis package (``/explore/vis-network.min.js``).
+- ``GET /static/...``: the pages' own scripts and style sheet.
 
 Every response forbids loading anything from elsewhere (Content-Security-Policy),
 so the pages work offline and leak nothing.
@@ -20,12 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import functools
+import html
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl
 
 import jinja2
+import pyoxigraph as ox
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -34,6 +43,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kg.errors import KgError, UserError
+from kg.export.html import explorer_asset, explorer_page, vis_network_js
+from kg.serve import explore
 from kg.serve.entity import describe
 from kg.serve.examples import EXAMPLES
 from kg.serve.folder import build_store, generation
@@ -52,6 +63,17 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
 }
 _UPDATE_TYPES = {"application/sparql-update"}
+#: The explorer's own files, shared with graph.html, and vis-network from pyvis: name -> (read, media type).
+_EXPLORER_FILES = {
+    "explorer.js": (lambda: explorer_asset("explorer.js"), "text/javascript; charset=utf-8"),
+    "explorer.css": (lambda: explorer_asset("explorer.css"), "text/css; charset=utf-8"),
+    "vis-network.min.js": (vis_network_js, "text/javascript; charset=utf-8"),
+}
+_EXPLORER_HEAD = '<link rel="stylesheet" href="/explore/explorer.css">\n<script src="/explore/vis-network.min.js"></script>'
+_EXPLORER_SCRIPTS = '<script src="/static/explore.js"></script>\n<script src="/explore/explorer.js"></script>'
+_MAX_QUERY = 200
+# The page repeats the header's policy in a <meta> (as graph.html carries its own), less what a <meta> cannot say.
+_PAGE_POLICY = "; ".join(part for part in SECURITY_HEADERS["content-security-policy"].split("; ") if not part.startswith("frame-ancestors"))
 _FORM = "application/x-www-form-urlencoded"
 _QUERY = "application/sparql-query"
 
@@ -183,6 +205,93 @@ async def entity_page(request: Request) -> Response:
     return HTMLResponse(page, status_code=200 if data["found"] else 404)
 
 
+async def explorer_page_route(request: Request) -> Response:
+    """The explorer, served: graph.html's page with its data fetched from the endpoints below."""
+    settings: Settings = request.app.state.settings
+    summary = html.escape(
+        f"The graph in {settings.folder.name}: the most supported nodes are drawn first; find any node by name, "
+        "or click one, to fetch and draw its neighbours. Scroll to zoom, drag to pan."
+    )
+    page = explorer_page(
+        csp=_PAGE_POLICY,
+        title=f"kg explorer · {settings.folder.name}",
+        summary=summary + ' <a href="/">SPARQL query page</a>',
+        head=_EXPLORER_HEAD,
+        scripts=_EXPLORER_SCRIPTS,
+    )
+    return HTMLResponse(page)
+
+
+async def explorer_file(request: Request) -> Response:
+    """explorer.js and explorer.css from the package, vis-network's script from pyvis."""
+    found = _EXPLORER_FILES.get(request.path_params["name"])
+    if found is None:
+        return Response("Not Found", status_code=404, media_type="text/plain")
+    read, media = found
+    return Response(read(), media_type=media)
+
+
+def _param(request: Request, name: str, example: str) -> str:
+    """The one non-empty query parameter ``name``; E373 (400) naming it when it is missing, E371 when repeated."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise UserError("E371", name=name)
+    if not values or not values[0].strip():
+        raise UserError("E373", reason=f"the {name!r} parameter is missing: {example}")
+    return values[0]
+
+
+async def _explore(request: Request, function: Callable[..., Answer], *args: object) -> Response:
+    settings: Settings = request.app.state.settings
+    # A worker reading the graph's index answers 503 (E375) well before the timeout would stop it.
+    ask = functools.partial(function, wait=min(explore.WAIT, settings.timeout / 2))
+    try:
+        result: Answer = await request.app.state.pool.run(ask, request.app.state.store, generation(settings.folder), *args)
+    except KgError as error:  # stopped after the timeout (503)
+        return _text_error(error)
+    return _to_response(result)
+
+
+async def explore_overview(request: Request) -> Response:
+    """The explorer's opening data: the most supported nodes and the facts among them."""
+    return await _explore(request, explore.overview, explore.OVERVIEW, request.app.state.settings.limit)
+
+
+async def explore_search(request: Request) -> Response:
+    """``?q=TEXT``: the nodes matching TEXT, best first, as graph.html ranks them."""
+    try:
+        query = _param(request, "q", "/api/explore/search?q=lora")
+        if len(query) > _MAX_QUERY:
+            raise UserError("E373", reason=f"'q' is longer than {_MAX_QUERY} characters")
+    except KgError as error:
+        return _text_error(error)
+    return await _explore(request, explore.search, query)
+
+
+async def explore_node(request: Request) -> Response:
+    """``?iri=IRI&hops=1|2``: a node, its neighbours within the hops and the facts among them."""
+    example = "/api/explore/node?iri=IRI&hops=1"
+    try:
+        iri = _param(request, "iri", example).strip()
+        hops = request.query_params.getlist("hops") or ["1"]
+        if len(hops) > 1:
+            raise UserError("E371", name="hops")
+        if hops[0] not in ("1", "2"):
+            raise UserError("E373", reason=f"'hops' must be 1 or 2, not {hops[0][:20]!r}")
+        try:
+            ox.NamedNode(iri)
+        except ValueError:
+            raise UserError("E373", reason=f"'iri' is not an IRI: {iri[:80]!r}") from None
+    except KgError as error:
+        return _text_error(error)
+    return await _explore(request, explore.neighbourhood, iri, int(hops[0]), request.app.state.settings.limit)
+
+
+async def no_icon(request: Request) -> Response:
+    """No icon: an empty answer, so that browsers do not log a failed request for it."""
+    return Response(status_code=204)
+
+
 def make_app(settings: Settings) -> Starlette:
     """The ASGI app serving the build in ``settings.folder`` (checked here: E307/E341)."""
     store = build_store(settings.folder)
@@ -202,6 +311,12 @@ def make_app(settings: Settings) -> Starlette:
         Route("/", landing_page, methods=["GET"]),
         Route("/sparql", sparql_endpoint, methods=["GET", "POST"]),
         Route("/entity", entity_page, methods=["GET"]),
+        Route("/explore", explorer_page_route, methods=["GET"]),
+        Route("/favicon.ico", no_icon, methods=["GET"]),
+        Route("/explore/{name:str}", explorer_file, methods=["GET"]),
+        Route("/api/explore/overview", explore_overview, methods=["GET"]),
+        Route("/api/explore/search", explore_search, methods=["GET"]),
+        Route("/api/explore/node", explore_node, methods=["GET"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -21,9 +21,10 @@ from kg.views.sparql import check_query
 from kg.serve.results import Answer, render
 from kg.store.namespace import PREFIXES
 
-# Policy refusals are 403, a body of the wrong type 415, a stopped query 503;
+# Policy refusals are 403, an unknown node 404, a body of the wrong type 415, a stopped query or
+# an explorer still reading the graph 503;
 # other mistakes in the request are 400, and the rest (an unreadable store) 500.
-_STATUS = {"E304": 403, "E331": 403, "E346": 415, "E344": 503}
+_STATUS = {"E304": 403, "E331": 403, "E374": 404, "E346": 415, "E344": 503, "E375": 503}
 _TEXT = "text/plain; charset=utf-8"
 _OPEN: dict[str, tuple[Generation, ox.Store]] = {}
 

@@ -4,9 +4,14 @@
  * installed pyvis package). Text from the graph reaches the screen only as DOM text
  * (textContent, createTextNode), never as HTML, and no element gets an inline handler.
  *
- * Data comes from a *source* with one method, load(), returning a Promise of the payload
- * described in kg.export.html; the page uses the embedded JSON block, and a served page can
- * pass a source that fetches instead (window.kgExplorerSource, set before this script runs).
+ * Data comes from a *source*: load() returns a Promise of the payload described in
+ * kg.export.html. graph.html's source reads the embedded JSON block and has nothing else, so
+ * everything is searched and drawn here. A served page (kg serve's /explore) sets
+ * window.kgExplorerSource before this script runs, with also search(query) (a Promise of
+ * {nodes, hits, total, complete}, ranked by the server as search() below ranks) and
+ * neighbourhood(iri, hops) (a Promise of a payload piece around one node, its `centre`);
+ * pieces are merged into what is loaded by IRI and paper id (see merge()), and entityUrl(iri)
+ * and initial (an IRI to show first) are optional.
  */
 (function () {
   "use strict";
@@ -109,7 +114,7 @@
     order.sort(function (a, b) {
       return nodes[b].support - nodes[a].support || adjacency[b].length - adjacency[a].length || a - b;
     });
-    var years = papers.map(function (p) { return p.year; }).filter(Boolean);
+    var years = data.years || papers.map(function (p) { return p.year; }).filter(Boolean);
     return {
       data: data, nodes: nodes, edges: edges, papers: papers, adjacency: adjacency,
       paperFacts: paperFacts, keys: keys, order: order,
@@ -205,7 +210,7 @@
 
     // -- controls built from the data (types, relations, years)
     data.types.forEach(function (type) {
-      var count = model.nodes.filter(function (n) { return n.type === type; }).length;
+      var count = data.counts ? data.counts.types[type] || 0 : model.nodes.filter(function (n) { return n.type === type; }).length;
       var row = el("li"), label = el("label"), box = el("input");
       box.type = "checkbox";
       box.checked = true;
@@ -221,7 +226,7 @@
       typeBoxes[type] = box;
     });
     data.relations.forEach(function (relation) {
-      var count = model.edges.filter(function (e) { return e.rel === relation; }).length;
+      var count = data.counts ? data.counts.relations[relation] || 0 : model.edges.filter(function (e) { return e.rel === relation; }).length;
       var label = el("label"), box = el("input");
       box.type = "checkbox";
       box.checked = true;
@@ -359,8 +364,9 @@
       nodeSet.update(wantNodes);
       edgeSet.update(wantEdges);
       var shown = visible.nodes.size;
+      var all = model.nodes.length.toLocaleString("en") + (data.total ? " loaded of " + data.total.nodes.toLocaleString("en") + " in the graph" : " in all");
       var text = "Showing " + plural(shown, "node") + " of " + visible.total.toLocaleString("en") +
-        " that pass the filters (" + model.nodes.length.toLocaleString("en") + " in all), " + plural(visible.edges.size, "edge");
+        " that pass the filters (" + all + "), " + plural(visible.edges.size, "edge");
       if (state.focus !== null) {
         text += ". Focus: " + model.nodes[state.focus].label + " and " +
           plural(visible.focus.size - 1, "neighbour") + " within " + plural(state.hops, "hop") +
@@ -474,13 +480,14 @@
       return item;
     }
 
-    function section(title, items) {
-      var box = el("section", "group");
-      box.appendChild(el("h3", null, title + " (" + items.length + ")"));
+    /** A titled list of `items`, the first FACTS_PER_GROUP shown; `unlisted` more exist but were not loaded. */
+    function section(title, items, unlisted) {
+      var box = el("section", "group"), hidden = Math.max(0, items.length - FACTS_PER_GROUP) + (unlisted || 0);
+      box.appendChild(el("h3", null, title + " (" + (items.length + (unlisted || 0)) + ")"));
       var list = el("ul", "facts");
       items.slice(0, FACTS_PER_GROUP).forEach(function (item) { list.appendChild(item); });
-      if (items.length > FACTS_PER_GROUP) {
-        list.appendChild(el("li", "meta", "(+" + (items.length - FACTS_PER_GROUP) + " more)"));
+      if (hidden) {
+        list.appendChild(el("li", "meta", "(+" + hidden + " more)"));
       }
       box.appendChild(list);
       return box;
@@ -494,8 +501,13 @@
 
     function showNode(i) {
       var node = model.nodes[i];
-      header(node.label, node.type + " · " + plural(node.support, "paper") + " · " + plural(model.adjacency[i].length, "fact"));
+      var facts = node.facts !== undefined ? node.facts : model.adjacency[i].length;  // a server says how many it has
+      header(node.label, node.type + " · " + plural(node.support, "paper") + " · " + plural(facts, "fact"));
       var body = ui.detailsBody;
+      if (node.more) {
+        body.appendChild(el("p", "meta", "Loaded: the most supported neighbours and " + plural(model.adjacency[i].length, "fact") +
+          "; not fetched: " + plural(node.more, "other neighbour") + "."));
+      }
       if (node.alt && node.alt.length) {
         body.appendChild(el("p", "alt", "Other names: " + node.alt.join("; ")));
       }
@@ -537,9 +549,16 @@
           var item = el("li", "fact");
           item.appendChild(paperLine(p));
           return item;
-        })));
+        }), node.inMore));
       }
-      body.appendChild(el("p", "iri", node.iri));
+      var iri = el("p", "iri");
+      if (source.entityUrl) {  // served: the node's own page on the server
+        var page = el("a", null, node.iri);
+        page.href = source.entityUrl(node.iri);
+        page.title = "This node's page: every triple and the evidence of each fact";
+        iri.appendChild(page);
+      } else { iri.textContent = node.iri; }
+      body.appendChild(iri);
       openPanel();
     }
 
@@ -551,8 +570,141 @@
       openPanel();
     }
 
-    // -- choosing: focus, select, panel
+    // -- pieces fetched from a server, merged into what is loaded by IRI and paper id
+    var fetching = Boolean(source.neighbourhood);
+    var nodeOf = new Map(), paperOf = new Map(), edgeOf = new Map(), pairs = new Map();
+    var fetched = new Map(), asked = 0, fetches = 0;
+
+    function edgeKey(edge) { return edge.from + " " + edge.rel + " " + edge.to; }
+    function pairKey(edge) { return Math.min(edge.from, edge.to) + " " + Math.max(edge.from, edge.to); }
+
+    if (fetching) {
+      data.nodes.forEach(function (node, i) { nodeOf.set(node.iri, i); });
+      data.papers.forEach(function (paper, p) { paperOf.set(paper.id, p); });
+      data.edges.forEach(function (edge, e) {
+        edgeOf.set(edgeKey(edge), e);
+        pairs.set(pairKey(edge), (pairs.get(pairKey(edge)) || 0) + 1);
+      });
+    }
+
+    /** Where a piece goes: its centre where that node is already drawn, else where the nodes it
+     *  shares with the drawing put it (on average), else right of everything; nodes already
+     *  drawn never move. Returns the shift to add to the piece's own positions. */
+    function placement(part) {
+      var centre = part.centre !== undefined ? part.nodes[part.centre] : null;
+      if (centre && nodeOf.has(centre.iri)) {
+        var at = data.nodes[nodeOf.get(centre.iri)];
+        return {x: at.x - centre.x, y: at.y - centre.y};
+      }
+      var dx = 0, dy = 0, known = 0;
+      part.nodes.forEach(function (node) {
+        if (!nodeOf.has(node.iri)) { return; }
+        var old = data.nodes[nodeOf.get(node.iri)];
+        dx += old.x - node.x;
+        dy += old.y - node.y;
+        known += 1;
+      });
+      if (known) { return {x: Math.round(dx / known), y: Math.round(dy / known)}; }
+      if (!data.nodes.length) { return {x: 0, y: 0}; }
+      var right = Math.max.apply(null, data.nodes.map(function (n) { return n.x; }));
+      var left = Math.min.apply(null, part.nodes.map(function (n) { return n.x; }));
+      var middle = data.nodes.reduce(function (sum, n) { return sum + n.y; }, 0) / data.nodes.length;
+      return {x: right - left + 200, y: Math.round(middle)};
+    }
+
+    /** Add a piece (same shapes as the payload, indexes of its own) to the loaded graph; the
+     *  index of its centre. Known nodes keep their place and gain what the piece adds (their
+     *  mentions, fact counts); a known fact keeps the longer list of evidence. */
+    function merge(part) {
+      var shift = placement(part);
+      var papers = part.papers.map(function (paper) {
+        var p = paperOf.get(paper.id);
+        if (p === undefined) {
+          p = data.papers.length;
+          paperOf.set(paper.id, p);
+          data.papers.push(Object.assign({}, paper, {node: undefined}));
+        } else {
+          Object.keys(paper).forEach(function (k) { if (k !== "node" && data.papers[p][k] === undefined) { data.papers[p][k] = paper[k]; } });
+        }
+        return p;
+      });
+      var nodes = part.nodes.map(function (node) {
+        var copy = Object.assign({}, node), i = nodeOf.get(node.iri);
+        if (copy.paper !== undefined) { copy.paper = papers[copy.paper]; }
+        if (copy.in) { copy.in = copy.in.map(function (p) { return papers[p]; }); }
+        if (i === undefined) {
+          i = data.nodes.length;
+          nodeOf.set(node.iri, i);
+          copy.x = node.x + shift.x;
+          copy.y = node.y + shift.y;
+          copy.short = copy.label.length > 40 ? copy.label.slice(0, 39) + "…" : copy.label;
+          data.nodes.push(copy);
+        } else {
+          ["paper", "in", "inMore", "facts", "more"].forEach(function (k) {
+            if (copy[k] !== undefined) { data.nodes[i][k] = copy[k]; }
+          });
+        }
+        return i;
+      });
+      part.papers.forEach(function (paper, p) {
+        if (paper.node !== undefined) { data.papers[papers[p]].node = nodes[paper.node]; }
+      });
+      part.edges.forEach(function (edge) {
+        var copy = Object.assign({}, edge, {from: nodes[edge.from], to: nodes[edge.to]});
+        copy.ev = edge.ev.map(function (item) { return [papers[item[0]], item[1], item[2]]; });
+        var e = edgeOf.get(edgeKey(copy));
+        if (e !== undefined) {
+          if (copy.ev.length > data.edges[e].ev.length) { data.edges[e].ev = copy.ev; }
+          return;
+        }
+        var rank = pairs.get(pairKey(copy)) || 0;  // parallel or opposite edges of one pair bend apart
+        pairs.set(pairKey(copy), rank + 1);
+        delete copy.bend;
+        if (rank) { copy.bend = Math.round(15 * rank) / 100; }
+        edgeOf.set(edgeKey(copy), data.edges.length);
+        data.edges.push(copy);
+      });
+      model = buildModel(data);
+      window.kgExplorer.model = model;
+      return part.centre !== undefined ? nodes[part.centre] : null;
+    }
+
+    /** Fetch the neighbourhood of `iri` within the chosen hops, merge it, then call then(index);
+     *  only the latest request calls back, so a slow answer cannot steal the focus. */
+    function fetchAround(iri, label, then) {
+      var ticket = ++asked, hops = state.hops;
+      ui.status.textContent = "Fetching the neighbourhood of " + label + "…";
+      source.neighbourhood(iri, hops).then(function (part) {
+        fetched.set(iri, Math.max(hops, fetched.get(iri) || 0));
+        var centre = merge(part);
+        if (ticket !== asked) { return; }
+        network.once("afterDrawing", function () {
+          fetches += 1;
+          window.kgExplorer.fetchDrawn = performance.now();
+          document.body.setAttribute("data-fetches", String(fetches));
+        });
+        then(centre);
+      }).catch(function (error) {
+        if (ticket === asked) { ui.status.textContent = "Could not fetch the neighbourhood of " + label + ": " + error.message; }
+      });
+    }
+
+    function needsFetch(i) { return fetching && (fetched.get(model.nodes[i].iri) || 0) < state.hops; }
+
+    /** Show a node found by a server's search, fetching it first when it is not loaded. */
+    function reveal(item) {
+      if (nodeOf.has(item.iri)) { choose(nodeOf.get(item.iri)); }
+      else { fetchAround(item.iri, item.label, function (i) { focusOn(i); }); }
+    }
+
+    // -- choosing: focus, select, panel (a served page fetches the neighbourhood first, and
+    //    then frames it even when asked to keep the view: the new nodes may lie outside it)
     function choose(i, keepView) {
+      if (needsFetch(i)) { fetchAround(model.nodes[i].iri, model.nodes[i].label, function (at) { focusOn(at); }); }
+      else { focusOn(i, keepView); }
+    }
+
+    function focusOn(i, keepView) {
       state.focus = i;
       if (!state.types.has(model.nodes[i].type)) { state.types.add(model.nodes[i].type); syncControls(); }
       refresh();
@@ -566,12 +718,46 @@
       else if (params.edges.length) { showEdge(params.edges[0]); }
     });
 
-    // -- search with suggestions (ARIA combobox)
-    var hits = [], active = -1;
+    // -- search with suggestions (ARIA combobox); a served page asks the server
+    var hits = [], active = -1, matchCount = 0, countComplete = true, searching = false, searches = 0;
+
+    /** The node a suggestion is for: loaded (graph.html), or as the server described it. */
+    function hitNode(hit) { return hit.item || model.nodes[hit.node]; }
 
     function suggestionText(hit) {
-      var node = model.nodes[hit.node];
+      var node = hitNode(hit);
       return hit.via > 0 ? node.label + " (" + node.alt[hit.via - 1] + ")" : node.label;
+    }
+
+    function found(list, count, complete) {
+      hits = list;
+      matchCount = count;
+      countComplete = complete;
+      active = -1;
+      renderSuggestions();
+    }
+
+    /** Search for what is typed, then call `then` (at once here, on the answer from a server). */
+    function runSearch(then) {
+      var query = ui.search.value;
+      if (!source.search || !normalise(query)) {
+        searching = false;
+        var local = search(model, query);
+        found(local, local.length, true);
+        if (then) { then(); }
+        return;
+      }
+      var ticket = ++searches;
+      searching = true;
+      source.search(query).then(function (answer) {
+        if (ticket !== searches) { return; }  // a later keystroke's answer is the one to show
+        searching = false;
+        found(answer.hits.map(function (hit) { return {item: answer.nodes[hit.node], rank: hit.rank, via: hit.via}; }),
+              answer.total, answer.complete);
+        if (then) { then(); }
+      }).catch(function (error) {
+        if (ticket === searches) { searching = false; ui.matches.textContent = "Search failed: " + error.message; }
+      });
     }
 
     function renderSuggestions() {
@@ -583,11 +769,11 @@
         ui.search.setAttribute("aria-expanded", "false");
         return;
       }
-      ui.matches.textContent = hits.length ? plural(hits.length, "match") + (hits.length > SUGGESTIONS ? ", the first " + SUGGESTIONS + " below" : "")
-        : "Not found: nothing is named “" + query + "”.";
+      ui.matches.textContent = hits.length ? (countComplete ? "" : "more than ") + plural(matchCount, "match") +
+        (matchCount > SUGGESTIONS ? ", the first " + SUGGESTIONS + " below" : "") : "Not found: nothing is named “" + query + "”.";
       ui.matches.classList.toggle("miss", !hits.length);
       hits.slice(0, SUGGESTIONS).forEach(function (hit, k) {
-        var node = model.nodes[hit.node], option = el("li");
+        var node = hitNode(hit), option = el("li");
         option.id = "suggestion-" + k;
         option.setAttribute("role", "option");
         option.setAttribute("aria-selected", k === active ? "true" : "false");
@@ -613,23 +799,20 @@
       active = -1;
       renderSuggestions();
       ui.matches.textContent = "Showing " + suggestionText(hit) + ".";
-      choose(hit.node);
+      if (hit.item) { reveal(hit.item); } else { choose(hit.node); }
     }
 
-    ui.search.addEventListener("input", function () {
-      hits = search(model, ui.search.value);
-      active = -1;
-      renderSuggestions();
-    });
+    ui.search.addEventListener("input", function () { runSearch(); });
     ui.search.addEventListener("keydown", function (event) {
       var shown = Math.min(hits.length, SUGGESTIONS);
       if (event.key === "ArrowDown" && shown) { active = (active + 1) % shown; renderSuggestions(); event.preventDefault(); }
       else if (event.key === "ArrowUp" && shown) { active = (active - 1 + shown) % shown; renderSuggestions(); event.preventDefault(); }
       else if (event.key === "Enter") {
-        if (!hits.length && ui.search.value.trim()) { hits = search(model, ui.search.value); renderSuggestions(); }
-        if (hits.length) { pick(active >= 0 ? active : 0); }
+        if (searching || (!hits.length && ui.search.value.trim())) {
+          runSearch(function () { if (hits.length) { pick(0); } });
+        } else if (hits.length) { pick(active >= 0 ? active : 0); }
         event.preventDefault();
-      } else if (event.key === "Escape") { hits = []; active = -1; renderSuggestions(); }
+      } else if (event.key === "Escape") { searches += 1; searching = false; hits = []; active = -1; renderSuggestions(); }
     });
     ui.search.addEventListener("blur", function () { ui.suggestions.hidden = true; });
 
@@ -651,7 +834,10 @@
         refresh();
       });
     });
-    ui.hops.addEventListener("change", function () { state.hops = parseInt(ui.hops.value, 10) || 1; refresh(); });
+    ui.hops.addEventListener("change", function () {
+      state.hops = parseInt(ui.hops.value, 10) || 1;
+      if (state.focus !== null && needsFetch(state.focus)) { choose(state.focus, true); } else { refresh(); }
+    });
     ui.clearFocus.addEventListener("click", function () {
       state.focus = null;
       network.unselectAll();
@@ -688,6 +874,7 @@
     });
     refresh();
     fitView();
+    if (source.initial) { reveal({iri: source.initial, label: source.initial}); }
   }
 
   var source = window.kgExplorerSource || embeddedSource("kg-data");
