@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.model import SIGNATURES, Acronym, Extraction, Fact, Mention, Paper, Relation, Resolution
+from kg.model import ROLE_TYPED, SIGNATURES, Acronym, Extraction, Fact, Mention, Paper, Relation, Resolution
 from kg.resolve import is_generic, refers_to_own_method, resolve
+from kg.resolve.resolver import ROLE_VOTES
 
 
 def mention(text: str, phrase: str, label: str, nth: int = 0) -> Mention:
@@ -212,6 +213,20 @@ def test_type_conflict_is_settled_by_vote_and_reported() -> None:
     assert entity.type == "Task" and entity.key.startswith("task/")
     [conflict] = res.report["type_conflicts"]
     assert conflict["votes"] == {"Method": 1, "Task": 2} and conflict["chosen"] == "Task"
+
+
+def test_a_mention_typed_by_its_role_outvotes_mentions_typed_by_their_words() -> None:
+    text = "We propose a paradigm for fine-tuning."
+    role_typed = Mention(26, 37, "Task", "fine-tuning", 0.55, "kg.mentions/5" + ROLE_TYPED)
+    res = run(
+        (Paper("p1", text), Extraction("p1", (role_typed,), (), ())),
+        paper("p2", "We apply fine-tuning.", [("fine-tuning", "Method")]),
+        paper("p3", "Fine-tuning helps.", [("Fine-tuning", "Method")]),
+    )
+    [entity] = res.entities
+    assert entity.type == "Task"
+    [conflict] = res.report["type_conflicts"]
+    assert conflict["votes"] == {"Method": 2, "Task": ROLE_VOTES}
 
 
 def test_type_vote_tie_is_deterministic() -> None:

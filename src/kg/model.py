@@ -135,6 +135,11 @@ class Rejection:
         return asdict(self)
 
 
+#: Ends a mention's extractor name when its type was decided by its role in the sentence
+#: (``kg.extract.roles``): the resolver's type vote counts such a mention more.
+ROLE_TYPED = "+role"
+
+
 @dataclass(frozen=True, order=True)
 class Mention:
     """A span of the abstract that names a scientific thing.

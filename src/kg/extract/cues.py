@@ -1,7 +1,7 @@
 """The word lists the rule-based extractors rely on, as versioned registered sets.
 
 Each set is a registered function with a versioned name (``kg.MentionHeads.v1``,
-``kg.ContributionPatterns.v1``, ``kg.RelationCues.v1``, ``kg.Gazetteers.v1``) so
+``kg.ContributionPatterns.v1``, ``kg.RelationCues.v1``, ``kg.RoleCues.v1``, ``kg.Gazetteers.v1``) so
 that a component's config says exactly which list it used; a behaviour change
 adds a ``v2`` instead of silently editing ``v1``. The lists are lower-case
 lemmas or words, kept small and precise: these extractors favour precision.
@@ -98,14 +98,45 @@ class HubCues:
     studies: frozenset[str]
 
 
-def read_hub_cues(path: Path) -> HubCues:
-    """The cues of a ``hub_cues.vN.json`` file: word lists become sets, phrase lists tuples."""
+@dataclass(frozen=True)
+class RoleCues:
+    """Cue words that type a mention by its role (:mod:`kg.extract.roles`), from a versioned data file."""
+
+    #: nouns whose "of X" names a task: "in the context of X", "the problem of X"
+    task_governors: frozenset[str]
+    #: verbs whose object is a task: "to tackle X"
+    task_verbs: frozenset[str]
+    #: prepositions after a method noun that give its purpose: "a paradigm for X"
+    purpose_preps: frozenset[str]
+    #: head nouns of things, never of what a method is for ("a framework for a transformer model")
+    artifact_heads: frozenset[str]
+    #: nouns whose "in X" names a metric: "improvements in X"
+    metric_governors: frozenset[str]
+    #: one-word measures too vague to be a metric ("improvements in performance")
+    vague_metrics: frozenset[str]
+    #: head nouns of amounts and manners, never a measure ("increases in instruction data")
+    not_metric_heads: frozenset[str]
+    #: verbs whose object is a method: "by applying X"
+    method_verbs: frozenset[str]
+
+
+def _read_cues(path: Path) -> dict[str, frozenset[str] | tuple[tuple[str, ...], ...]]:
+    """A ``*_cues.vN.json`` file's lists: word lists become sets, ``*_phrases`` lists tuples."""
     raw = {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if not k.startswith("_")}
-    values = {
+    return {
         name: tuple(tuple(p) for p in words) if name.endswith("_phrases") else frozenset(words)
         for name, words in raw.items()
     }
-    return HubCues(**values)
+
+
+def read_hub_cues(path: Path) -> HubCues:
+    """The cues of a ``hub_cues.vN.json`` file."""
+    return HubCues(**_read_cues(path))
+
+
+@registry.misc("kg.RoleCues.v1")
+def role_cues_v1() -> RoleCues:
+    return RoleCues(**_read_cues(DATA_DIR / "role_cues.v1.json"))
 
 
 @registry.misc("kg.HubCues.v1")

@@ -42,8 +42,9 @@ from spacy.attrs import ORTH
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.annotations import extractor_name
-from kg.extract.cues import MentionHeads
-from kg.model import Acronym, EntityType, Mention
+from kg.extract.cues import MentionHeads, RoleCues
+from kg.extract.roles import metric_phrases, retyped
+from kg.model import ROLE_TYPED, Acronym, EntityType, Mention
 
 METHOD, TASK, DATASET, METRIC = (t.value for t in EntityType)
 
@@ -588,7 +589,10 @@ def _phrase_candidates(doc: Doc, heads: MentionHeads, naming: frozenset[str], li
         if token.lower_ in head_words or token.lemma_.lower() in head_words:
             cand = _phrase_candidate(token, heads, extractor)
             if cand is not None:
-                found.append(Candidate(cand.start, cand.end, label_at_end.get(cand.end, cand.label), cand.score, cand.priority, extractor))
+                # "the sparse linear regression problem": the problem noun types the phrase, not
+                # the gazetteer entry it ends with ("linear regression").
+                label = cand.label if cand.end == token.i else label_at_end.get(cand.end, cand.label)
+                found.append(Candidate(cand.start, cand.end, label, cand.score, cand.priority, extractor))
     for start, end, described in called_names(doc, naming):
         found.append(Candidate(start, end, _label_of_noun(described, heads) or METHOD, 0.8, 5, extractor))
     return found
@@ -615,6 +619,17 @@ def _name_candidates(
     return found
 
 
+def _retyped_by_role(doc: Doc, chosen: list[Candidate], heads: MentionHeads, roles: RoleCues) -> list[Candidate]:
+    """The chosen candidates with the types their roles give (:func:`kg.extract.roles.retyped`);
+    a retyped one's extractor ends with :data:`~kg.model.ROLE_TYPED`."""
+    names = [c.priority == 2 or any(is_name(t.text) for t in doc[c.start : c.end]) for c in chosen]
+    labels = retyped(doc, [(c.start, c.end, c.label) for c in chosen], heads, roles, names)
+    return [
+        c if label == c.label else Candidate(c.start, c.end, label, c.score, c.priority, c.extractor + ROLE_TYPED)
+        for c, label in zip(chosen, labels)
+    ]
+
+
 def find_mentions(
     doc: Doc,
     gazetteer: Callable[[Doc], list[tuple[int, int, str]]] | None,
@@ -622,11 +637,13 @@ def find_mentions(
     acronyms: Sequence[Acronym] = (),
     naming: frozenset[str] = _NAMING,
     map_entity: Callable | None = None,
+    roles: RoleCues | None = None,
 ) -> tuple[Mention, ...]:
     """Every mention of a method, task, dataset or metric in ``doc``, in text order.
 
     Needs POS tags and a dependency parse for phrases and name typing; on a Doc
-    without them only gazetteer entries, names and acronyms are found.
+    without them only gazetteer entries, names and acronyms are found. With
+    ``roles``, a mention's role in its sentence corrects its type (:mod:`kg.extract.roles`).
     """
     rules = extractor_name("mentions")
     parsed = doc.has_annotation("DEP")
@@ -643,6 +660,8 @@ def find_mentions(
     cands += symbol_names(doc, rules)
     if parsed:
         cands += _appositive_names(doc, heads, rules)
+        if roles is not None:
+            cands += [Candidate(start, end, METRIC, 0.6, 5, rules) for start, end in metric_phrases(doc, roles, heads)]
     chosen = [c for c in select(cands) if not (c.label == TASK and doc[c.start : c.end].text.lower() in heads.not_tasks)]
     if parsed:
         typed = [
@@ -653,6 +672,8 @@ def find_mentions(
             chosen = select([*chosen, *repeated])
         chosen = _coordinated_datasets(doc, chosen)
         chosen = with_version_numbers(doc, chosen, heads)
+        if roles is not None:
+            chosen = _retyped_by_role(doc, chosen, heads, roles)
     return tuple(
         Mention(doc[c.start].idx, doc[c.end - 1].idx + len(doc[c.end - 1]), c.label, doc[c.start : c.end].text, round(c.score, 3), c.extractor)
         for c in chosen

@@ -34,6 +34,8 @@ class Occurrence:
     surface: str
     node: int
     label: str
+    #: votes the mention casts for its class: more when its sentence's role typed it
+    weight: int = 1
 
 
 def vote(counts: Counter[str]) -> str:
@@ -108,7 +110,9 @@ def build_entities(
     members = clusters.members()
     drafts = []
     for root, found in by_root.items():
-        votes = Counter(o.label for o in found)
+        votes: Counter[str] = Counter()
+        for o in found:
+            votes[o.label] += o.weight
         entity_type = vote(votes)
         long_forms: Counter[str] = Counter()
         for node in members[root]:

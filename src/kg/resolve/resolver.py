@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.model import (
+    ROLE_TYPED,
     SIGNATURES,
     URL_LABEL,
     EntityType,
@@ -42,6 +43,9 @@ from kg.resolve.generic import is_generic, is_unnamed_contribution, refers_to_ow
 from kg.resolve.memo import scope
 from kg.resolve.normalise import compact, display, normalise
 
+#: Votes of a mention typed by its role in the sentence ("a paradigm for fine-tuning": a Task),
+#: against one for a mention typed by its own words (a head noun, a gazetteer entry).
+ROLE_VOTES = 3
 #: Classes whose conflicts on one name are settled by a vote.
 VOTING_TYPES = frozenset({EntityType.METHOD.value, EntityType.TASK.value, EntityType.METRIC.value})
 _TYPES = frozenset(t.value for t in EntityType)
@@ -162,7 +166,8 @@ def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
                 node = out.clusters.node(mention.label, key, normalise(mention.text))
             else:
                 node = out.clusters.node(mention.label, definition.long_key, normalise(definition.long))
-            occurrence = Occurrence(paper.id, display(mention.text), node, mention.label)
+            weight = ROLE_VOTES if mention.extractor.endswith(ROLE_TYPED) else 1
+            occurrence = Occurrence(paper.id, display(mention.text), node, mention.label, weight)
             out.occurrences.append(occurrence)
             out.where[_spot(paper.id, mention)] = node
         for definition in local.values():

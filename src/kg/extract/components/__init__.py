@@ -34,7 +34,7 @@ from kg.extract.acronyms import find_acronyms
 from kg.extract.annotations import as_tuple
 from kg.extract.contributions import find_contributions
 from kg.extract.confidences import Confidences
-from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues
+from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues, RoleCues
 from kg.extract.gazetteers import build_gazetteer
 from kg.extract.mentions import find_mentions
 from kg.extract.relations import find_relations
@@ -125,24 +125,29 @@ def make_acronym_finder(nlp: Language, name: str) -> AcronymFinder:
 class MentionFinder(_Component):
     """Writes ``doc._.kg_mentions``: methods, tasks, datasets, metrics and URLs."""
 
-    def __init__(self, nlp: Language, name: str, heads: MentionHeads, gazetteers: dict[str, Path], trained: bool) -> None:
+    def __init__(
+        self, nlp: Language, name: str, heads: MentionHeads, gazetteers: dict[str, Path], trained: bool, roles: RoleCues | None = None
+    ) -> None:
         super().__init__(name)
         self.heads = heads
+        self.roles = roles
         self.gazetteer = build_gazetteer(nlp.vocab, gazetteers, nlp.make_doc)
         self.map_entity = _scierc_mapping("map_entity") if trained else None
 
     def find(self, doc: Doc) -> None:
-        mentions = find_mentions(doc, self.gazetteer, self.heads, as_tuple(doc._.kg_acronyms), map_entity=self.map_entity)
+        mentions = find_mentions(doc, self.gazetteer, self.heads, as_tuple(doc._.kg_acronyms), map_entity=self.map_entity, roles=self.roles)
         doc._.kg_mentions = tuple(sorted((*mentions, *find_urls(doc.text))))
 
 
 @Language.factory(
     "kg_mentions",
     assigns=["doc._.kg_mentions"],
-    default_config={"heads": _HEADS, "gazetteers": {"@misc": "kg.Gazetteers.v1"}, "trained": True},
+    default_config={"heads": _HEADS, "gazetteers": {"@misc": "kg.Gazetteers.v1"}, "trained": True, "roles": {"@misc": "kg.RoleCues.v1"}},
 )
-def make_mention_finder(nlp: Language, name: str, heads: MentionHeads, gazetteers: dict[str, Path], trained: bool) -> MentionFinder:
-    return MentionFinder(nlp, name, heads, gazetteers, trained)
+def make_mention_finder(
+    nlp: Language, name: str, heads: MentionHeads, gazetteers: dict[str, Path], trained: bool, roles: RoleCues
+) -> MentionFinder:
+    return MentionFinder(nlp, name, heads, gazetteers, trained, roles)
 
 
 class ContributionFinder(_Component):
