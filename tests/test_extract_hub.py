@@ -139,3 +139,21 @@ def test_no_studied_method_in_a_paper_that_proposes_one(pipeline) -> None:
     facts = triples(pipeline("We benchmark GlyphCNN. We propose QuillNet. Our findings on the IAM-Lines dataset favour QuillNet.")._.kg_facts)
     assert ("evaluatedOn", "QuillNet", "IAM-Lines") in facts
     assert not any(f[1] == "GlyphCNN" for f in facts)
+
+
+@pytest.mark.slow
+def test_a_family_of_models_is_no_studied_method(pipeline) -> None:
+    text = (
+        "LLMs often fail at arithmetic. We probe LLMs with counting puzzles. "
+        "Results on the CountBench dataset show a large accuracy gap for LLMs. Larger LLMs do not help."
+    )
+    assert not any(f[1] == "LLMs" for f in triples(pipeline(text)._.kg_facts))
+
+
+@pytest.mark.slow
+def test_no_studied_method_in_a_paper_that_releases_a_dataset(pipeline) -> None:
+    text = (
+        "We release GlyphBench, a dataset of 9,000 handwritten forms. GlyphCNN reads printed forms well. "
+        "Results on the IAM-Lines dataset show a large accuracy gap for GlyphCNN. GlyphCNN improves with more data."
+    )
+    assert not any(f[1] == "GlyphCNN" for f in triples(pipeline(text)._.kg_facts))

@@ -154,6 +154,16 @@ def test_trained_spans_are_mapped_and_scored(nlp) -> None:
     assert "parser" not in {m.text for m in find_mentions(doc, None, HEADS, map_entity=map_entity)}
 
 
+def test_trained_plurals_without_a_name_are_no_dataset(nlp) -> None:
+    doc = nlp("We test on synthetic and real-world datasets and on CIFAR datasets .")
+    doc[8].tag_ = doc[12].tag_ = "NNS"
+    doc.spans["scierc"] = [Span(doc, 3, 9, label="Material"), Span(doc, 11, 13, label="Material")]
+    doc.spans["scierc"].attrs["scores"] = [0.9, 0.9]
+    found = labelled(find_mentions(doc, None, HEADS, map_entity=lambda label, text: "Dataset"))
+    assert not any("real-world" in text for text, _ in found)  # several datasets described, none named
+    assert any(text.startswith("CIFAR") and label == "Dataset" for text, label in found)  # a name stays
+
+
 def test_names_join_alphanumeric_parts_after_a_hyphen(nlp) -> None:
     doc = nlp("We test on PA-100K and RAP.")
     assert "PA-100K" in [doc[s:e].text for s, e in name_spans(doc, HEADS.not_names)]

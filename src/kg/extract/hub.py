@@ -33,6 +33,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.confidences import Confidences
 from kg.extract.cues import HubCues, MentionHeads
 from kg.extract.mentions import looks_named
+from kg.lexicon import MODEL_FAMILY_ACRONYMS
 from kg.extract.structure import MentionIndex, sentence_offsets
 from kg.extract.annotations import rule_extractor
 from kg.model import Acronym, Fact, Mention, Relation, Rule
@@ -76,7 +77,8 @@ def _named_in(mention: Mention, acronyms: Sequence[Acronym], sentences: Sequence
 def studied_method(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym], cues: HubCues, heads: MentionHeads) -> Mention | None:
     """The method an analysis paper is about, when it proposes none: the first one "we analyze /
     study / revisit / benchmark" by name, else the name that most sentences, at least three, name
-    ("Global MP ranks weights ...", "Global MP outperforms ...")."""
+    ("Global MP ranks weights ...", "Global MP outperforms ..."), when that name is one method
+    and not a family of models ("LLMs", "vision-language models")."""
     for sent in doc.sents:
         for verb in sent:
             if verb.lemma_.lower() not in cues.studies or verb.pos_ != "VERB":
@@ -88,13 +90,22 @@ def studied_method(doc: Doc, index: MentionIndex, acronyms: Sequence[Acronym], c
                 is_class = mention.text.split()[-1].lower() in cues.class_nouns  # "these SOTA techniques"
                 if _specific(mention, heads, cues.vague_heads) and not _generic(mention, heads) and not is_class:
                     return mention
-    names = [m for m in index.spans if m.label == "Method" and looks_named(m.text)]
+    names = [m for m in index.spans if m.label == "Method" and looks_named(m.text) and not _family(index.spans[m])]
     if not names:
         return None
     sentences = [s.text.lower() for s in doc.sents]
     counts = {m: _named_in(m, acronyms, sentences) for m in names}
     best = min(names, key=lambda m: (-counts[m], m.start))
     return best if counts[best] >= 3 else None
+
+
+def _family(span: Span) -> bool:
+    """A name for many models: a plural ("Vision-language-action models", "VFMs") or a family
+    acronym ("LLM")."""
+    last = span[-1]
+    return last.tag_ in ("NNS", "NNPS") or last.lower_ in MODEL_FAMILY_ACRONYMS or (
+        last.text.endswith("s") and last.text[:-1].isupper() and len(last.text) > 2
+    )
 
 
 def _lemmas(tokens: Sequence[Token] | Span) -> set[str]:

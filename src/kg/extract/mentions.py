@@ -327,8 +327,17 @@ def _trained_candidates(doc: Doc, map_entity: Callable | None) -> list[Candidate
         mapped = map_entity(span.label_, span.text)
         if mapped is not None and score >= TRAINED_MIN_SCORE and _clean_span(span):
             label = getattr(mapped, "value", mapped)
+            if label == DATASET and _unnamed_collection(span):
+                continue
             found.append(Candidate(span.start, span.end, label, float(score) * 0.9, 1, extractor_name("scierc")))
     return found
+
+
+def _unnamed_collection(span: Span) -> bool:
+    """A plural without a name, such as "synthetic and real-world datasets" or "text datasets":
+    several datasets described, none named, so no Dataset node (the gold guidelines' "a
+    real-world dataset gives nothing")."""
+    return span[-1].tag_ in ("NNS", "NNPS") and not any(is_name(t.text) for t in span)
 
 
 def _clean_span(span: Span) -> bool:

@@ -527,13 +527,15 @@ def find_relations(
     acronyms: Sequence[Acronym] = (),
     hub: tuple[MentionIndex, HubCues] | None = None,
     confidences: Confidences | None = None,
+    releases_data: bool = False,
 ) -> list[Fact]:
     """Every relation fact of ``doc``: rule-based, trained (when present) and ``hasCode``.
 
     ``hub`` (an index of every mention, trained spans included, and the hub cues)
     adds the facts of the sentences about the paper's main method
     (:func:`kg.extract.hub.hub_facts`). ``confidences`` is the confidence table
-    (default: ``kg.FactConfidences.v1``).
+    (default: ``kg.FactConfidences.v1``). ``releases_data``: the paper proposes a dataset, which is
+    its contribution, so no studied method stands in for a main method.
     """
     confidences = confidences or fact_confidences_v1()
     # The main method first: it stands for "we", "it" and "our method" in every rule.
@@ -564,11 +566,11 @@ def find_relations(
             out.add(Relation.ADDRESSES, proposals[0], task, Rule.TOPIC_TASK)
             facts += out.facts
     if hub is not None:
-        # An analysis paper proposes nothing: the method it studies takes the main method's
-        # place in the sentences about it (not for the abstract's topic: a tool it names often).
-        studied = None
-        if not any(p.label == "Method" for p in proposals):
-            studied = studied_method(doc, hub[0], acronyms, hub[1], heads)
+        # An analysis paper proposes nothing: the method it says it studies takes the main
+        # method's place in the sentences about it (not for the abstract's topic: a tool it names
+        # often). A paper that releases a dataset has its contribution; the models it evaluates
+        # are not its method (on NeurIPS 2025 they made most of the stand-in's wrong facts).
+        studied = None if proposals or releases_data else studied_method(doc, hub[0], acronyms, hub[1], heads)
         facts = _to_main(doc, facts, proposals, acronyms)
         facts += hub_facts(doc, hub[0], proposals, acronyms, hub[1], heads, confidences, studied)
     facts += code_links(index, confidences)

@@ -211,6 +211,7 @@ class RelationFinder(_Component):
         found = find_relations(
             doc, index, proposals(facts), self.cues, self.heads, self.patterns, self.map_relation,
             as_tuple(doc._.kg_acronyms), hub, self.confidences,
+            releases_data=any(f.relation == "proposes" and f.object.label == "Dataset" for f in facts),
         )
         doc._.kg_facts = (*facts, *found)
 
