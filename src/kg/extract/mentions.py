@@ -334,10 +334,14 @@ def _trained_candidates(doc: Doc, map_entity: Callable | None) -> list[Candidate
 
 
 def _unnamed_collection(span: Span) -> bool:
-    """A plural without a name, such as "synthetic and real-world datasets" or "text datasets":
-    several datasets described, none named, so no Dataset node (the gold guidelines' "a
-    real-world dataset gives nothing")."""
-    return span[-1].tag_ in ("NNS", "NNPS") and not any(is_name(t.text) for t in span)
+    """Data described, not named: a plural ("synthetic and real-world datasets", "text
+    datasets") or a noun with adjectives only ("a synthetic dataset", "one real-world
+    dataset"). The gold guidelines: "a real-world dataset gives nothing"."""
+    if any(is_name(t.text) for t in span):
+        return False
+    if span[-1].tag_ in ("NNS", "NNPS"):
+        return True
+    return len(span) > 1 and all(t.pos_ in ("ADJ", "PUNCT") or t.tag_ == "HYPH" for t in span[:-1])
 
 
 def _clean_span(span: Span) -> bool:
