@@ -189,12 +189,11 @@ def test_a_rebuilt_store_is_read_again(tmp_path):
     assert suggestions(found) == [("SuperGLUE", 3, 0)]
 
 
-def test_a_slow_first_reading_answers_503_until_the_index_is_ready(tmp_path, monkeypatch):
-    """A large graph's index is read in a thread of the worker: requests meanwhile get a one-line 503 to retry."""
+def held_reading(tmp_path, monkeypatch) -> tuple[str, tuple[int, ...], threading.Event, list[int]]:
+    """A small build whose index reading waits at a gate: (store path, generation, gate, one entry per reading)."""
     from kg.serve import graph_index
 
     folder = make_build(tmp_path / "build", names_graph())
-    path, gen = str(folder / "store"), generation(folder)
     gate, readings = threading.Event(), []
     real = graph_index.read_index
 
@@ -204,10 +203,29 @@ def test_a_slow_first_reading_answers_503_until_the_index_is_ready(tmp_path, mon
         return real(store)
 
     monkeypatch.setattr(graph_index, "read_index", slow)
+    return str(folder / "store"), generation(folder), gate, readings
+
+
+def test_a_slow_first_reading_answers_503_until_the_index_is_ready(tmp_path, monkeypatch):
+    """A large graph's index is read in a thread of the worker: requests meanwhile get a one-line 503 to retry."""
+    path, gen, gate, readings = held_reading(tmp_path, monkeypatch)
     first = explore.search(path, gen, "glue", wait=0.05)
     assert first.status == 503 and first.headers == {"Retry-After": "1"}
     assert first.body.startswith(b"E375: ") and first.body.count(b"\n") == 1
     assert explore.overview(path, gen, wait=0.05).status == 503 and readings == [1]  # one reading, not one per request
+    gate.set()
+    assert answer(explore.search(path, gen, "glue", wait=30))["total"] == 1 and readings == [1]
+
+
+def test_start_reading_begins_the_index_without_waiting_for_it(tmp_path, monkeypatch):
+    """What kg serve runs in each worker at start: the reading begins, the call returns at once,
+    and the first request then finds the index instead of starting a reading of its own."""
+    from kg.serve import graph_index
+
+    path, gen, gate, readings = held_reading(tmp_path, monkeypatch)
+    graph_index.start_reading(path, gen)
+    # it returned while the reading is held at the gate: under way, not done
+    assert path in graph_index._READING and path not in graph_index._READY
     gate.set()
     assert answer(explore.search(path, gen, "glue", wait=30))["total"] == 1 and readings == [1]
 

@@ -304,6 +304,7 @@ def serve(
     timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds a query may run before it is stopped.")] = 30.0,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Most rows (or triples) a query returns.")] = 10_000,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Queries answered at once (one process each).")] = 2,
+    lazy_explorer: Annotated[bool, typer.Option("--lazy-explorer", help="Read the explorer's index on its first request, not at start (less memory when only SPARQL is used).")] = False,
 ) -> None:
     """Serve a build as a read-only SPARQL endpoint at /sparql, with a query page at / (needs the serve extra)."""
     try:
@@ -318,7 +319,7 @@ def serve(
         out.print(f"kg: serving {build_dir} at {url} (SPARQL endpoint {url}sparql); press Ctrl-C to stop", markup=False, highlight=False)
         sys.stdout.flush()
 
-    run_serve(build_dir, host=host, port=port, timeout=timeout, limit=limit, workers=workers, on_ready=ready)
+    run_serve(build_dir, host=host, port=port, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer, on_ready=ready)
     err.print("kg: server stopped", highlight=False)
 
 

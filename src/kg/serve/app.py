@@ -48,6 +48,7 @@ from kg.serve import explore
 from kg.serve.entity import describe
 from kg.serve.examples import EXAMPLES
 from kg.serve.folder import build_store, generation
+from kg.serve.graph_index import start_reading
 from kg.serve.pool import QueryPool
 from kg.serve.results import Answer
 from kg.serve.worker import Job, answer, error_answer, warm
@@ -86,6 +87,9 @@ class Settings:
     timeout: float = 30.0
     limit: int = 10_000
     workers: int = 2
+    #: Read the explorer's index in each worker only on the first explorer request (less memory
+    #: for a server used only for SPARQL), rather than from the start.
+    lazy_explorer: bool = False
 
 
 class SecurityHeaders:
@@ -301,8 +305,9 @@ def make_app(settings: Settings) -> Starlette:
         pool = QueryPool(settings.workers, settings.timeout)
         app.state.pool = pool
         try:
-            # Open the store in the workers now, so the first queries do not wait for it.
-            await asyncio.gather(*(pool.run(warm, str(store), generation(settings.folder)) for _ in range(settings.workers)))
+            # Open the store (and, unless lazy, begin reading the explorer's index) in the workers now.
+            start = warm if settings.lazy_explorer else start_reading
+            await asyncio.gather(*(pool.run(start, str(store), generation(settings.folder)) for _ in range(settings.workers)))
             yield
         finally:
             pool.close()

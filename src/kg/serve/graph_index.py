@@ -12,8 +12,9 @@ the store and are read per request, for the few facts and papers it needs.
 Limits
 ------
 Reading takes seconds to a minute on a large store (``benchmarks/page.py
---served`` prints it) and happens in each worker on its first explorer request
-after a start or a rebuild. It runs in a thread of the worker, not as the
+--served`` prints it). ``kg serve`` starts it in each worker when the server
+starts (:func:`start_reading`), unless ``--lazy-explorer`` defers it to the
+first explorer request; after a rebuild it happens on the first request. It runs in a thread of the worker, not as the
 request, so the server's ``--timeout`` does not stop it: requests that come
 before it is done wait a little, then get 503 (E375) and the page asks again.
 Memory grows with the graph (names and adjacency lists of every node).
@@ -37,7 +38,7 @@ from kg.serve.folder import Generation
 from kg.serve.worker import open_store
 from kg.store.namespace import PREFIXES
 
-__all__ = ["GraphIndex", "graph_index", "read_index"]
+__all__ = ["GraphIndex", "graph_index", "read_index", "start_reading"]
 
 # Each query is one pattern, a scan of one index: grouping the statements, or joining a
 # pattern per fact, would cost several lookups per row on a large store.
@@ -185,3 +186,13 @@ def graph_index(path: str, generation: Generation, wait: float) -> tuple[ox.Stor
         return store, ready[1]
     started = reading[2] if reading is not None else time.monotonic()
     raise KgError("E375", seconds=round(time.monotonic() - started))
+
+
+def start_reading(path: str, generation: Generation) -> None:
+    """Begin reading the index in this worker's background and return at once, so that the first
+    visitor of the explorer does not wait for it (the wait was 24 s at 100,000 nodes)."""
+    try:
+        graph_index(path, generation, wait=0)
+    except KgError as error:
+        if error.code != "E375":  # E375: still reading, as intended
+            raise

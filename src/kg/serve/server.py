@@ -48,7 +48,7 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(folder: str | Path, *, host: str = "127.0.0.1", port: int = 7878, timeout: float = 30.0, limit: int = 10_000, workers: int = 2, on_ready: Callable[[str], None] | None = None) -> None:
+def serve(folder: str | Path, *, host: str = "127.0.0.1", port: int = 7878, timeout: float = 30.0, limit: int = 10_000, workers: int = 2, lazy_explorer: bool = False, on_ready: Callable[[str], None] | None = None) -> None:
     """Serve the build in ``folder`` until interrupted (Ctrl-C returns normally).
 
     Raises
@@ -61,7 +61,7 @@ def serve(folder: str | Path, *, host: str = "127.0.0.1", port: int = 7878, time
     """
     folder = Path(folder)
     _check_store(build_store(folder))
-    app = make_app(Settings(folder=folder, timeout=timeout, limit=limit, workers=workers))
+    app = make_app(Settings(folder=folder, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer))
     sock = _bind(host, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
