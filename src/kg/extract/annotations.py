@@ -36,10 +36,10 @@ _TAG = "__kg_model__"
 def extractor_name(stage: str, rule: Rule | None = None) -> str:
     """The versioned name a fact or mention records as its producer, with the rule when known.
 
-    >>> extractor_name("relations")
-    'kg.relations/4'
-    >>> extractor_name("relations", Rule.HUB_DATASET)
-    'kg.relations/4#hub.dataset'
+    >>> extractor_name("relations") == f"kg.relations/{EXTRACTOR_VERSION}"
+    True
+    >>> extractor_name("relations", Rule.HUB_DATASET).split("#")[1]
+    'hub.dataset'
     """
     name = f"kg.{stage}/{EXTRACTOR_VERSION}"
     return f"{name}#{rule.value}" if rule is not None else name
@@ -48,8 +48,8 @@ def extractor_name(stage: str, rule: Rule | None = None) -> str:
 def rule_extractor(rule: Rule) -> str:
     """The extractor name of a fact made by ``rule`` (its stage is the rule's prefix).
 
-    >>> rule_extractor(Rule.PROPOSAL_NAMED)
-    'kg.contributions/4#proposal.named'
+    >>> rule_extractor(Rule.PROPOSAL_NAMED) == f"kg.contributions/{EXTRACTOR_VERSION}#proposal.named"
+    True
     """
     stage = "contributions" if rule.value.startswith("proposal.") else "relations"
     return extractor_name(stage, rule)
