@@ -13,6 +13,7 @@ from kg.evaluation.facts import (
     Node,
     PredictedFact,
     forms_match,
+    gold_id,
     graph_facts,
     normalise,
     parse_gold,
@@ -147,3 +148,43 @@ def test_cli_on_the_dev_gold(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert rows and {r["kind"] for r in rows} <= {"miss", "false_positive"}
     gold_triples = sum(len(r["triples"]) for r in json.loads(DEV_GOLD.read_text(encoding="utf-8")))
     assert sum(r["kind"] == "miss" for r in rows) < gold_triples
+
+
+NEURIPS = SHARED / "data" / "corpora" / "neurips-1987-2025.jsonl"
+NEURIPS_GOLD = Path(__file__).parent.parent / "benchmarks" / "gold" / "neurips-facts-150.json"
+
+
+def test_records_take_their_text_from_the_corpus(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps({"id": "p1", "abstract": "We  propose\nX for Y."}) + "\n\n", encoding="utf-8")
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"source_id": "p1", "entities": [{"name": "X", "type": "Method"}],
+                                 "triples": [["PAPER", "introduces", "X"]]}]), encoding="utf-8")
+    [record] = read_gold(gold, corpus)
+    assert record.abstract == "We propose X for Y."
+    assert record.id == gold_id("We propose X for Y.")
+    with pytest.raises(UserError, match="--corpus") as caught:
+        read_gold(gold)
+    assert caught.value.code == "E220"
+    gold.write_text(json.dumps([{"source_id": "p2", "entities": []}]), encoding="utf-8")
+    with pytest.raises(UserError, match="record 1: its source_id 'p2' is not a record of"):
+        read_gold(gold, corpus)
+
+
+def test_cli_names_a_missing_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"source_id": "p1", "entities": []}]), encoding="utf-8")
+    assert main(["eval", "facts", str(gold), "--corpus", str(tmp_path / "none.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "E221" in err and "none.jsonl" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not NEURIPS.is_file(), reason="../shared/data/corpora is not present")
+def test_the_neurips_annotations_match_their_corpus_records() -> None:
+    """Every annotated record finds its abstract, and its id is that abstract's hash (the text did not change)."""
+    records = read_gold(NEURIPS_GOLD, NEURIPS)
+    assert len(records) >= 150
+    assert all(r.id == gold_id(r.abstract) for r in records)
+    names = [e for r in records for e in r.entities.values()]
+    in_text = sum(any(f.lower() in r.abstract.lower() for f in e.forms) for r in records for e in r.entities.values())
+    assert in_text >= 0.95 * len(names)

@@ -30,13 +30,17 @@ def eval_facts_command(
     keep: Annotated[
         Optional[Path], typer.Option("--keep", help="Keep the build of the gold abstracts in this folder.")
     ] = None,
+    corpus: Annotated[
+        Optional[Path],
+        typer.Option("--corpus", help="JSON Lines corpus holding the text of records that give a source_id instead of an abstract."),
+    ] = None,
 ) -> None:
     """Build the gold file's abstracts and score the graph's facts: P / R / F1 per relation, strict and lenient."""
     from kg.evaluation.facts import RELATIONS, evaluate_facts, write_errors
 
     if not gold.is_file():
         raise UserError("E221", path=gold, reason="no such file")
-    scores = evaluate_facts(gold, scierc_model=model, workdir=keep)
+    scores = evaluate_facts(gold, scierc_model=model, workdir=keep, corpus=corpus)
     table = Table(title=f"Facts: {gold} ({scores.records} abstracts)")
     for column in ("relation", "gold", "strict P", "strict R", "strict F1", "pred", "lenient P", "lenient R", "lenient F1"):
         table.add_column(column, justify="left" if column == "relation" else "right")

@@ -244,8 +244,13 @@ def parse_gold(data: Any, path: Path) -> list[GoldRecord]:
     return records
 
 
-def read_gold(path: str | Path) -> list[GoldRecord]:
-    """The records of a gold file; ``UserError`` E220 (bad content) or E221 (unreadable)."""
+def read_gold(path: str | Path, corpus: str | Path | None = None) -> list[GoldRecord]:
+    """The records of a gold file; ``UserError`` E220 (bad content) or E221 (unreadable).
+
+    A record may leave out its ``abstract`` and name a record of a JSON Lines
+    ``corpus`` (fields ``id`` and ``abstract``) in ``source_id`` instead: annotations
+    of a corpus that is not the annotator's to copy are kept apart from its text.
+    """
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -253,7 +258,47 @@ def read_gold(path: str | Path) -> list[GoldRecord]:
         raise UserError("E221", path=path, reason=error.strerror or str(error)) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise UserError("E221", path=path, reason=f"not valid JSON ({error})") from None
+    if isinstance(data, list) and any(isinstance(r, dict) and "abstract" not in r for r in data):
+        data = with_abstracts(data, path, corpus)
     return parse_gold(data, path)
+
+
+def with_abstracts(data: list[Any], path: Path, corpus: str | Path | None) -> list[Any]:
+    """The records, each without an ``abstract`` given the whitespace-normalised text of its ``source_id`` in ``corpus``.
+
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> corpus = os.path.join(folder, "c.jsonl")
+    >>> _ = open(corpus, "w").write(json.dumps({"id": "p1", "abstract": "We propose  X."}))
+    >>> with_abstracts([{"source_id": "p1", "entities": []}], Path("g.json"), corpus)[0]["abstract"]
+    'We propose X.'
+    """
+    wanted = {r.get("source_id") for r in data if isinstance(r, dict) and "abstract" not in r}
+    if corpus is None:
+        raise _fail(path, "records without 'abstract'", "name the corpus their 'source_id' points into (--corpus)")
+    texts: dict[str, str] = {}
+    corpus = Path(corpus)
+    try:
+        with corpus.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    raise UserError("E221", path=corpus, reason=f"line {number} is not valid JSON") from None
+                if isinstance(record, dict) and record.get("id") in wanted and isinstance(record.get("abstract"), str):
+                    texts[record["id"]] = " ".join(record["abstract"].split())
+    except OSError as error:
+        raise UserError("E221", path=corpus, reason=error.strerror or str(error)) from None
+    filled = []
+    for number, raw in enumerate(data, 1):
+        if isinstance(raw, dict) and "abstract" not in raw:
+            if raw.get("source_id") not in texts:
+                raise _fail(path, f"record {number}", f"its source_id {raw.get('source_id')!r} is not a record of {corpus}")
+            raw = {**raw, "abstract": texts[raw["source_id"]]}
+        filled.append(raw)
+    return filled
 
 
 def _end_matches(node: Node, name: str, record: GoldRecord, lenient: bool) -> bool:
@@ -424,17 +469,25 @@ def write_gold_inputs(records: Sequence[GoldRecord], path: Path) -> None:
             handle.write(json.dumps({"id": record.id, "abstract": record.abstract}, ensure_ascii=False) + "\n")
 
 
-def evaluate_facts(gold: str | Path, *, scierc_model: str | None = None, spacy_model: str | None = None, workdir: str | Path | None = None) -> FactScores:
+def evaluate_facts(
+    gold: str | Path,
+    *,
+    scierc_model: str | None = None,
+    spacy_model: str | None = None,
+    workdir: str | Path | None = None,
+    corpus: str | Path | None = None,
+) -> FactScores:
     """Build the gold file's abstracts as ``kg build`` does and score the graph's facts.
 
-    ``workdir`` keeps the build folder there (else a temporary folder is used and removed).
+    ``workdir`` keeps the build folder there (else a temporary folder is used and removed);
+    ``corpus`` gives the text of records that name a ``source_id`` instead (:func:`read_gold`).
     """
     import tempfile
 
     from kg.pipeline import build
     from kg.store import KnowledgeGraph
 
-    records = read_gold(gold)
+    records = read_gold(gold, corpus)
     with tempfile.TemporaryDirectory(prefix="kg-eval-facts-") as tmp:
         folder = Path(workdir) if workdir is not None else Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
