@@ -45,6 +45,12 @@ def test_gazetteer_entries_are_found_with_their_labels(nlp, gazetteer) -> None:
     assert {("SQuAD", "Dataset"), ("ResNet-50", "Method"), ("question answering", "Task")} <= found
 
 
+def test_cost_and_theory_measures_are_metrics(nlp, gazetteer) -> None:
+    doc = nlp("It cuts the peak memory and running time , and its dynamic regret and sample complexity are lower .")
+    found = labelled(find_mentions(doc, gazetteer, HEADS))
+    assert {("peak memory", "Metric"), ("running time", "Metric"), ("dynamic regret", "Metric"), ("sample complexity", "Metric")} <= found
+
+
 @pytest.mark.parametrize(
     ("text", "absent"),
     [
@@ -229,3 +235,19 @@ def test_untyped_names_results_are_reported_on_are_datasets(nlp) -> None:
     labels = {m.text: m.label for m in find_mentions(doc, None, HEADS)}
     assert labels["PASLX"] == labels["CCSX"] == "Dataset"
     assert labels["FooNet"] == "Method"
+
+
+def test_plural_proper_noun_heads_type_a_name(nlp) -> None:
+    """The lemmatizer keeps "Networks" (NNPS) as it is; the phrase still ends with the method head "network"."""
+    rows = [
+        ("We", "PRON", "PRP", "nsubj", 1),
+        ("propose", "VERB", "VBP", "ROOT", 1),
+        ("Focus", "PROPN", "NNP", "compound", 4),
+        ("Attention", "PROPN", "NNP", "compound", 4),
+        ("Networks", "PROPN", "NNPS", "dobj", 1),
+        ("for", "ADP", "IN", "prep", 4),
+        ("segmentation", "NOUN", "NN", "pobj", 5),
+    ]
+    assert ("Focus Attention Networks", "Method") in labelled(find_mentions(_parsed(nlp, rows), None, HEADS))
+    rows[4] = ("Networks", "PROPN", "NNP", "dobj", 1)  # a singular proper noun "Networks" is no plural of a head
+    assert "Focus Attention Networks" not in {m.text for m in find_mentions(_parsed(nlp, rows), None, HEADS)}

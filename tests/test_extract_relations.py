@@ -195,6 +195,9 @@ def test_trained_relations_are_mapped_and_swapped() -> None:
         ("In this paper, a data-driven local-verification approach is proposed to compete in the challenge.", "data-driven local-verification approach"),
         ("In this article, we propose some simple transformations of these classifiers resulting in improved performance.", "transformations of these classifiers"),
         ("Given this, we advocate employing local equivariance, leading to a self-consistent robust error named SCORE.", "SCORE"),
+        # the name after a comma, even where the parser hangs it elsewhere
+        ("To address this question, we introduce a gradient-based online algorithm, Receding Horizon Inexact Gradient (RHIG), and analyze it.", "RHIG"),
+        ("To address this, we propose De-focus Attention Networks, which employ learnable bandpass filters.", "De-focus Attention Networks"),
     ],
 )
 def test_more_contribution_statements(pipeline, text: str, name: str) -> None:
@@ -214,6 +217,7 @@ def test_more_contribution_statements(pipeline, text: str, name: str) -> None:
         ("We formalize and study a phenomenon called feature collapse in language tasks.", "feature collapse"),
         ("Our model shows robustness on two benchmarks for Knee OsteoArthritis (KOA) grade classification.", "Knee OsteoArthritis"),
         ("We validate FooNet on the benchmarks -- ImageNet and derived five distribution shift benchmarks.", "distribution shift"),
+        ("To address this issue, we propose leveraging evolution strategies (ESs), a class of black-box optimization algorithms.", "ES"),
     ],
 )
 def test_no_contribution_of_what_others_made(pipeline, text: str, not_proposed: str) -> None:

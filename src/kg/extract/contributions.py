@@ -117,6 +117,8 @@ def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatte
     edge = obj.right_edge.i
     if edge + 3 < len(doc) and doc[edge + 1].text == "," and doc[edge + 2].lemma_.lower() in patterns.naming and doc[edge + 2].tag_ == "VBN":
         named_by_verb = [*named_by_verb, doc[edge + 3]]
+    # "a gradient-based online algorithm, Receding Horizon Inexact Gradient (RHIG)": the name after a comma
+    renamed = [doc[edge + 2]] if edge + 2 < len(doc) and doc[edge + 1].text == "," else []
     bracketed = [doc[obj.i + 2]] if obj.i + 2 < len(doc) and doc[obj.i + 1].text == "(" else []
     following = [doc[obj.i + 1]] if obj.i + 1 < len(doc) and is_name(doc[obj.i + 1].text) else []  # "algorithm FastONL"
     appositions = [c for c in obj.children if c.dep_ == "appos"]
@@ -125,6 +127,9 @@ def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatte
         named = [m for m in index.within(tokens, PROPOSABLE) if looks_named(m.text)]
         if named:
             return _short_form(named[0], index), True
+    named = [m for m in index.within(renamed, PROPOSABLE) if looks_named(m.text) and index.spans[m].start == edge + 2]
+    if named and obj.is_lower and not looks_named(obj.text):
+        return _short_form(named[0], index), True
     for tokens in groups:
         if found := index.within(tokens, PROPOSABLE):
             return found[0], False
@@ -271,6 +276,8 @@ def _surface_objects(sent: Span, index: MentionIndex, patterns: ContributionPatt
         after = tokens[verb.i - sent.start + 1 :]
         if after and after[0].pos_ == "ADP":
             return None  # "our work builds upon X", "we build on X": what the paper uses
+        if after and after[0].tag_ == "VBG":
+            return None  # "we propose leveraging X": X is what the method uses, not what it is
         for j, word in enumerate(after[:-1]):
             if word.lower_ in _PRIOR:
                 break  # "an explanation based on the recently observed X, called Y": Y is not theirs

@@ -225,13 +225,23 @@ def _skip_generic_compounds(doc: Doc, start: int, end: int, generic: frozenset[s
     return start
 
 
+def head_lemma(token: Token) -> str:
+    """A noun's lemma, in lower case; a plural proper noun, which the lemmatizer leaves alone, loses its "s".
+
+    "Graph Attention Networks" ends with the method head "network", as "graph attention networks" does.
+    """
+    if token.tag_ == "NNPS" and token.lower_.endswith("s") and not token.lower_.endswith("ss"):
+        return token.lower_[:-1]
+    return token.lemma_.lower()
+
+
 def _phrase_candidate(head: Token, heads: MentionHeads, extractor: str) -> Candidate | None:
     """The typed noun phrase ending at ``head``, without determiners and generic modifiers.
 
     Built from word order and tags, not from noun chunks: the small parser often
     splits "a simple local graph clustering algorithm" in two.
     """
-    lemma = head.lemma_.lower()
+    lemma = head_lemma(head)
     if head.tag_ not in _NOUN_TAGS:
         return None
     if lemma in heads.method or head.lower_ in heads.method:
@@ -599,7 +609,7 @@ def _phrase_candidates(doc: Doc, heads: MentionHeads, naming: frozenset[str], li
     # even though "linear regression" is listed as a method.
     found = [Candidate(start, end, TASK, 0.6, 5, extractor) for start, end in problem_phrases(doc)]
     for token in doc:
-        if token.lower_ in head_words or token.lemma_.lower() in head_words:
+        if token.lower_ in head_words or head_lemma(token) in head_words:
             cand = _phrase_candidate(token, heads, extractor)
             if cand is not None:
                 # "the sparse linear regression problem": the problem noun types the phrase, not
