@@ -89,6 +89,12 @@ def pipeline():
             ("uses", "QuillNet", "GlyphFlow"),
             "hub.uses-cue",
         ),
+        # a relative clause after the name is no apposition: what it employs is a part
+        (
+            "We propose QuillNet, which employs BERT to encode strokes.",
+            ("uses", "QuillNet", "BERT"),
+            "hub.uses-cue",
+        ),
         # an analysis paper: the method "we benchmark" takes the main method's place
         (
             "Handwriting recognition is hard. We benchmark GlyphCNN on handwriting. "

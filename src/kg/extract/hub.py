@@ -372,7 +372,8 @@ def _apposed(span: Span, own_spans: Sequence[Span]) -> bool:
     for own in own_spans:
         between = doc[own.end : span.start]
         if 0 < len(between) <= 4 and between[0].text in (",", "(", "-", "--", ":"):
-            return True
+            # "FocusNet, which employs learnable filters": a clause, not another name of the method
+            return not any(t.pos_ in ("VERB", "AUX") or t.lower_ in ("which", "that", "who") for t in between)
     return False
 
 
