@@ -34,13 +34,16 @@ def eval_facts_command(
         Optional[Path],
         typer.Option("--corpus", help="JSON Lines corpus holding the text of records that give a source_id instead of an abstract."),
     ] = None,
+    min_confidence: Annotated[
+        Optional[float], typer.Option("--min-confidence", min=0.0, max=1.0, help="Build as kg build --min-confidence does: leave out less confident facts.")
+    ] = None,
 ) -> None:
     """Build the gold file's abstracts and score the graph's facts: P / R / F1 per relation, strict and lenient."""
     from kg.evaluation.facts import RELATIONS, evaluate_facts, write_errors
 
     if not gold.is_file():
         raise UserError("E221", path=gold, reason="no such file")
-    scores = evaluate_facts(gold, scierc_model=model, workdir=keep, corpus=corpus)
+    scores = evaluate_facts(gold, scierc_model=model, workdir=keep, corpus=corpus, min_confidence=min_confidence)
     table = Table(title=f"Facts: {gold} ({scores.records} abstracts)")
     for column in ("relation", "gold", "strict P", "strict R", "strict F1", "pred", "lenient P", "lenient R", "lenient F1"):
         table.add_column(column, justify="left" if column == "relation" else "right")

@@ -476,11 +476,13 @@ def evaluate_facts(
     spacy_model: str | None = None,
     workdir: str | Path | None = None,
     corpus: str | Path | None = None,
+    min_confidence: float | None = None,
 ) -> FactScores:
     """Build the gold file's abstracts as ``kg build`` does and score the graph's facts.
 
     ``workdir`` keeps the build folder there (else a temporary folder is used and removed);
-    ``corpus`` gives the text of records that name a ``source_id`` instead (:func:`read_gold`).
+    ``corpus`` gives the text of records that name a ``source_id`` instead (:func:`read_gold`);
+    ``min_confidence`` is passed to the build (facts below it are left out), as ``kg build`` takes it.
     """
     import tempfile
 
@@ -494,7 +496,7 @@ def evaluate_facts(
         inputs = folder / "gold-abstracts.jsonl"
         write_gold_inputs(records, inputs)
         out = folder / "build"
-        build([inputs], out, spacy_model=spacy_model, scierc_model=scierc_model, formats=["graph.nt"])
+        build([inputs], out, spacy_model=spacy_model, scierc_model=scierc_model, formats=["graph.nt"], min_confidence=min_confidence)
         facts, nodes = graph_facts(KnowledgeGraph.load(out / "graph.nt"))
     return score(records, facts, nodes)
 

