@@ -13,3 +13,14 @@ def test_cache_keys_follow_the_trained_model(monkeypatch):
     assert pipeline.model_fingerprint("minilm") != stamp
     monkeypatch.setattr(pipeline, "model_fingerprint", lambda model=None: "retrained")
     assert pipeline.extractor_version(None).endswith("+retrained")
+
+
+def test_cache_keys_follow_the_fact_confidence_model(monkeypatch, tmp_path):
+    from kg.extract import pairs
+    from kg.pipeline import plan
+
+    stamp = plan.model_fingerprint()
+    retrained = tmp_path / "fact_scores.json"
+    retrained.write_text('{"version": "x", "bias": 0.0, "weights": {}}', encoding="utf-8")
+    monkeypatch.setattr(pairs, "MODEL_PATH", retrained)
+    assert plan.model_fingerprint() != stamp

@@ -27,18 +27,29 @@ __all__ = ["extractor_version", "model_fingerprint", "read_papers"]
 def model_fingerprint(scierc_model: str | None = None) -> str:
     """A short hash of a trained model's files (default: the shipped one), or ``"none"`` without one.
 
-    It is part of every cache key, so retraining with ``kg train scierc``
-    re-extracts papers instead of reusing what the old model found. A MiniLM
-    model builds on the default one, so both folders count.
+    It is part of every cache key, so retraining with ``kg train scierc`` or
+    ``kg train facts`` re-extracts papers instead of reusing what the old model
+    found. A MiniLM model builds on the default one, so both folders count, and
+    the fact-confidence model (:data:`kg.extract.pairs.MODEL_PATH`) counts always.
     """
     from importlib.resources import files
 
-    default = Path(str(files("kg.extract.scierc").joinpath("model")))
-    if scierc_model is None:
-        return _folder_hash(default)
-    from kg.extract.scierc.model_files import resolve_model_dir
+    from kg.extract.pairs import MODEL_PATH
 
-    return hashlib.sha256((_folder_hash(default) + _folder_hash(resolve_model_dir(scierc_model))).encode()).hexdigest()[:12]
+    default = Path(str(files("kg.extract.scierc").joinpath("model")))
+    parts = [_folder_hash(default), _file_hash(MODEL_PATH)]
+    if scierc_model is not None:
+        from kg.extract.scierc.model_files import resolve_model_dir
+
+        parts.append(_folder_hash(resolve_model_dir(scierc_model)))
+    return hashlib.sha256("+".join(parts).encode()).hexdigest()[:12]
+
+
+def _file_hash(path: Path) -> str:
+    if not path.is_file():
+        return "none"
+    stat = path.stat()
+    return _hash_files(path.parent, ((path, stat.st_size, stat.st_mtime_ns),))
 
 
 def _folder_hash(folder: Path) -> str:
