@@ -198,6 +198,10 @@ def test_trained_relations_are_mapped_and_swapped() -> None:
         # the name after a comma, even where the parser hangs it elsewhere
         ("To address this question, we introduce a gradient-based online algorithm, Receding Horizon Inexact Gradient (RHIG), and analyze it.", "RHIG"),
         ("To address this, we propose De-focus Attention Networks, which employ learnable bandpass filters.", "De-focus Attention Networks"),
+        # a proper noun no rule took for a name; a purpose clause the parser hangs on a gerund
+        ("In this work, we propose Turtle to learn the truncated causal history model for video restoration.", "Turtle"),
+        ("We present Sparrow, a fast sampler for diffusion models.", "Sparrow"),
+        ("We then use causal machine learning to develop CLASH, the first method for early stopping.", "CLASH"),
     ],
 )
 def test_more_contribution_statements(pipeline, text: str, name: str) -> None:
@@ -218,11 +222,18 @@ def test_more_contribution_statements(pipeline, text: str, name: str) -> None:
         ("Our model shows robustness on two benchmarks for Knee OsteoArthritis (KOA) grade classification.", "Knee OsteoArthritis"),
         ("We validate FooNet on the benchmarks -- ImageNet and derived five distribution shift benchmarks.", "distribution shift"),
         ("To address this issue, we propose leveraging evolution strategies (ESs), a class of black-box optimization algorithms.", "ES"),
+        ("We introduce a three-stage framework: (1) Meta-Scientific Integration, where models enhance workflows.", "Integration"),
     ],
 )
 def test_no_contribution_of_what_others_made(pipeline, text: str, not_proposed: str) -> None:
     proposed = {f.object.text for f in pipeline(text)._.kg_facts if f.relation == "proposes"}
     assert not any(not_proposed in p for p in proposed), proposed
+
+
+@pytest.mark.slow
+def test_a_bare_name_described_as_a_dataset_is_one(pipeline) -> None:
+    doc = pipeline("We propose Breaking Bad, a large-scale dataset of fractured objects for shape assembly.")
+    assert [(f.object.text, f.object.label) for f in doc._.kg_facts if f.relation == "proposes"] == [("Breaking Bad", "Dataset")]
 
 
 @pytest.mark.slow

@@ -31,6 +31,8 @@ Datasets; everything else is a Method.
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.annotations import extractor_name, rule_extractor
@@ -59,6 +61,8 @@ def _by_authors(verb: Token, patterns: ContributionPatterns) -> bool:
             )
         if current.dep_ == "pcomp" and current.head.dep_ == "prep" and current.head.head is not current.head:
             current = current.head  # "we bridge this gap by proposing X": through the preposition
+        elif current.dep_ == "dobj" and current.tag_ == "VBG" and current.head is not current:
+            pass  # "we use causal machine learning(VBG) to develop X": the parser hangs "to develop" on the gerund
         elif current.dep_ not in ("conj", "xcomp", "pcomp", "advcl", "dep") or current.head is current:
             return False
         if current.dep_ == "conj" and current.i > 0 and current.doc[current.i - 1].lower_ == "and":
@@ -134,6 +138,37 @@ def proposed_object(obj: Token, index: MentionIndex, patterns: ContributionPatte
         if found := index.within(tokens, PROPOSABLE):
             return found[0], False
     return None
+
+
+#: A capitalised word that is not an acronym: "Turtle", "Sparrow", "D2CSG-Net" (acronyms are the rules' names).
+_BARE_NAME = re.compile(r"[A-Z](?=[A-Za-z0-9-]*[a-z])[A-Za-z0-9-]+")
+
+
+def _bare_name(obj: Token, index: MentionIndex, heads: MentionHeads) -> Mention | None:
+    """A proper noun no rule took for a name ("we propose Turtle to ...", "we present Sparrow, a sampler"):
+    the object itself, with the proper nouns compounded before it, is the name it is given; a dataset
+    when its apposition says so ("Breaking Bad, a large-scale dataset")."""
+    doc = obj.doc
+    after = doc[obj.i + 1].text if obj.i + 1 < len(doc) else "."
+    if (
+        obj.dep_ not in ("dobj", "nsubjpass")  # not a member of a list ("(1) Meta-Scientific Integration, ...")
+        or obj.pos_ != "PROPN"
+        or not _BARE_NAME.fullmatch(obj.text)
+        or obj.i == obj.sent.start
+        or index.at(obj) is not None
+        or after not in (",", "(", ".", "to", "for", "that", "which")  # the whole name, then what it is or does
+    ):
+        return None
+    start = obj.i
+    while start - 1 > obj.sent.start and doc[start - 1].dep_ == "compound" and _BARE_NAME.fullmatch(doc[start - 1].text):
+        start -= 1
+    if start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_:
+        return None  # the end of a longer word
+    span = doc[start : obj.i + 1]
+    appos = [c.lemma_.lower() for c in obj.children if c.dep_ == "appos"]
+    label = "Dataset" if appos and appos[0] in heads.dataset else "Method"
+    # a name, not a made-up description: it is found as the name mentions are (not paper-scoped)
+    return Mention(span.start_char, span.end_char, label, span.text, 0.6, extractor_name("mentions"))
 
 
 def _steps_up(token: Token, ancestor: Token) -> int:
@@ -334,6 +369,8 @@ def _statement(verb: Token, sent: Span, index: MentionIndex, patterns: Contribut
         if (found := proposed_object(obj, index, patterns)) is not None:
             mention, is_name = found
             claims.append((mention, named_rule if is_name else typed_rule))
+        elif (bare := _bare_name(obj, index, heads)) is not None:
+            claims.append((bare, named_rule))
     if not claims and objects and (named := _named_after(verb, sent, index)):
         claims.append((named, Rule.PROPOSAL_NAMED_LATER))
     if not claims:  # "we propose a novel framework that ...", "a ... approach is proposed in this paper"
