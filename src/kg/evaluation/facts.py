@@ -288,7 +288,7 @@ def with_abstracts(data: list[Any], path: Path, corpus: str | Path | None) -> li
                 except json.JSONDecodeError:
                     raise UserError("E221", path=corpus, reason=f"line {number} is not valid JSON") from None
                 if isinstance(record, dict) and record.get("id") in wanted and isinstance(record.get("abstract"), str):
-                    texts[record["id"]] = " ".join(record["abstract"].split())
+                    texts[record["id"]] = normalise_whitespace(record["abstract"])
     except OSError as error:
         raise UserError("E221", path=corpus, reason=error.strerror or str(error)) from None
     filled = []

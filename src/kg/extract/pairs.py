@@ -98,8 +98,13 @@ class Candidate:
     subject: Thing
     object: Thing
     features: tuple[str, ...]
-    #: the rules state this fact
-    ruled: bool = False
+    #: the highest confidence the rules gave this fact, None when they do not state it
+    rule_confidence: float | None = None
+
+    @property
+    def ruled(self) -> bool:
+        """Whether the rules state this fact."""
+        return self.rule_confidence is not None
 
     @property
     def slot(self) -> tuple[str, str, str]:
@@ -174,10 +179,14 @@ class _Abstract:
         self.proposed = {self.key_of(p) for p in own}
         self.rules: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
         self.object_relations: dict[str, set[str]] = defaultdict(set)
+        self.stated: dict[tuple[str, str, str], float] = {}
         for f in facts:
             if f.subject is not None:
-                self.rules[(self.key_of(f.subject), self.key_of(f.object))].add((f.relation, f.extractor.split("#")[-1]))
-                self.object_relations[self.key_of(f.object)].add(f.relation)
+                s_key, o_key = self.key_of(f.subject), self.key_of(f.object)
+                self.rules[(s_key, o_key)].add((f.relation, f.extractor.split("#")[-1]))
+                self.object_relations[o_key].add(f.relation)
+                slot = (f.relation, s_key, o_key)
+                self.stated[slot] = max(self.stated.get(slot, 0.0), f.confidence)
 
     def key_of(self, mention: Mention) -> str:
         thing = self.thing_of.get(mention)
@@ -263,8 +272,7 @@ def _candidates(a: _Abstract, only: set[tuple[str, str, str]] | None) -> list[Ca
         if only is not None and slot not in only:
             continue
         relation, s_key, o_key = slot
-        ruled = any(r == relation for r, _ in a.rules.get((s_key, o_key), ()))
-        out.append(Candidate(relation, things[s_key], things[o_key], a.features(relation, things[s_key], s, o), ruled))
+        out.append(Candidate(relation, things[s_key], things[o_key], a.features(relation, things[s_key], s, o), a.stated.get(slot)))
     return out
 
 

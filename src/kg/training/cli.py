@@ -25,6 +25,14 @@ _err = Console(stderr=True)
 DEFAULT_DATA = Path("../shared/data/scierc")
 
 
+def _require_sklearn() -> None:
+    """Training needs the ``train`` extra: its absence is a one-line error (E207)."""
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise UserError("E207", missing="scikit-learn") from None
+
+
 @train_app.command("scierc")
 def train_scierc_command(
     out_dir: Annotated[
@@ -39,10 +47,7 @@ def train_scierc_command(
     """Train the SciERC entity and relation components on train, tuned on dev."""
     from kg.training.data import split_path
 
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        raise UserError("E207", missing="scikit-learn") from None
+    _require_sklearn()
     if encoder not in ("spancat", "minilm"):
         raise UserError("E311", reason=f"--encoder must be spancat or minilm, not {encoder!r}")
     for split in ("train", "dev"):
@@ -93,10 +98,7 @@ def train_facts_command(
     ] = None,
 ) -> None:
     """Train the model that gives relation facts their confidence, on annotated abstracts."""
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        raise UserError("E207", missing="scikit-learn") from None
+    _require_sklearn()
     from kg.training.pairs import train_facts
 
     report = train_facts(annotations, out, corpus=corpus, test=test, on_progress=lambda line: _err.print(line, markup=False))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kg.evaluation.facts import GoldRecord, forms_match, read_gold
 from kg.extract.annotations import as_tuple
-from kg.extract.pairs import Candidate, PairModel, candidates, thing_key
+from kg.extract.pairs import Candidate, PairModel, candidates
 
 #: The regularisation of the shipped model (inverse strength), chosen on annotation rounds A, B and D.
 C = 0.2
@@ -25,15 +25,16 @@ C = 0.2
 
 @dataclass(frozen=True)
 class Example:
-    """One candidate pair of one annotated abstract and whether the annotator stated it.
-
-    ``rule_confidence`` is the confidence the rules gave the fact (None when they did not state it).
-    """
+    """One candidate pair of one annotated abstract and whether the annotator stated it."""
 
     paper: int
     candidate: Candidate
     label: bool
-    rule_confidence: float | None = None
+
+    @property
+    def rule_confidence(self) -> float | None:
+        """The confidence the rules gave the fact (None when they did not state it)."""
+        return self.candidate.rule_confidence
 
 
 def label(candidate: Candidate, record: GoldRecord) -> bool:
@@ -53,19 +54,8 @@ def examples(records: Sequence[GoldRecord], nlp, batch_size: int = 16, on_progre
     out = []
     docs = nlp.pipe((r.abstract for r in records), batch_size=batch_size)
     for number, (record, doc) in enumerate(zip(records, docs)):
-        facts, acronyms = as_tuple(doc._.kg_facts), as_tuple(doc._.kg_acronyms)
-        alias = {thing_key(a.short): thing_key(a.long) for a in acronyms}
-
-        def key(mention) -> str:
-            return alias.get(thing_key(mention.text), thing_key(mention.text))
-
-        stated: dict[tuple[str, str, str], float] = {}
-        for f in facts:
-            if f.subject is not None:
-                slot = (f.relation, key(f.subject), key(f.object))
-                stated[slot] = max(stated.get(slot, 0.0), f.confidence)
-        found = candidates(doc, as_tuple(doc._.kg_mentions), facts, acronyms)
-        out += [Example(number, c, label(c, record), stated.get(c.slot)) for c in found]
+        found = candidates(doc, as_tuple(doc._.kg_mentions), as_tuple(doc._.kg_facts), as_tuple(doc._.kg_acronyms))
+        out += [Example(number, c, label(c, record)) for c in found]
         if on_progress is not None:
             on_progress(number + 1)
     return out
