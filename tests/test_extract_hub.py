@@ -163,3 +163,26 @@ def test_no_studied_method_in_a_paper_that_releases_a_dataset(pipeline) -> None:
         "Results on the IAM-Lines dataset show a large accuracy gap for GlyphCNN. GlyphCNN improves with more data."
     )
     assert not any(f[1] == "GlyphCNN" for f in triples(pipeline(text)._.kg_facts))
+
+
+@pytest.mark.slow
+def test_an_unnamed_method_only_referred_to_is_the_main_method(pipeline) -> None:
+    doc = pipeline(
+        "Handwriting recognition is hard for rare scripts. In this work, we build on QuillNet to read strokes. "
+        "We show that our proposed method reads faster than GlyphCNN on the IAM-Lines dataset."
+    )
+    facts = triples(doc._.kg_facts)
+    assert ("proposes", None, "our proposed method") in facts
+    assert ("uses", "our proposed method", "QuillNet") in facts
+    assert rules(doc._.kg_facts)[("proposes", None, "our proposed method")] == Rule.PROPOSAL_DESCRIBED.value
+
+
+@pytest.mark.slow
+def test_a_studied_method_beats_a_bare_our_approach(pipeline) -> None:
+    text = (
+        "Reading rare scripts is costly. We study the application of GlyphCNN to stroke recognition. "
+        "We evaluate our approach on the IAM-Lines dataset and show that it is more accurate than QuillNet."
+    )
+    facts = triples(pipeline(text)._.kg_facts)
+    assert ("outperforms", "GlyphCNN", "QuillNet") in facts
+    assert not any(f[1] == "our approach" for f in facts)

@@ -546,3 +546,18 @@ def test_resolution_does_not_depend_on_the_hash_seed():
         done = subprocess.run([sys.executable, "-c", _SEED_SCRIPT], env=env, capture_output=True, text=True, check=True)
         outputs.add(done.stdout)
     assert len(outputs) == 1, outputs
+
+
+def test_an_unnamed_method_only_referred_to_keeps_its_facts() -> None:
+    """"our proposed method" is generic as a name, but as the paper's own unnamed method it is a paper-scoped node."""
+    text = "We show that our proposed method is faster on WikiText."
+    own = Mention(text.index("our"), text.index(" is"), "Method", "our proposed method", 0.4, "kg.contributions/6")
+    wiki = mention(text, "WikiText", "Dataset")
+    facts = (
+        fact(text, Relation.PROPOSES, None, own, extractor="kg.contributions/6#proposal.described"),
+        fact(text, Relation.EVALUATED_ON, own, wiki, extractor="kg.relations/6#hub.dataset"),
+    )
+    res = run((Paper("p1", text), Extraction("p1", (own, wiki), facts)))
+    [node] = [e for e in res.entities if e.type == "Method"]
+    assert node.label == "our proposed method (this paper)" and node.papers == ("p1",)
+    assert {f.relation for f in res.facts} == {"proposes", "evaluatedOn"}

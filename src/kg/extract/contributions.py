@@ -487,4 +487,28 @@ def _fallbacks(doc: Doc, index: MentionIndex) -> list[tuple[Span, Mention, Rule]
                 and doc[index.spans[found].end].text == ")"
             ):
                 return [(sent, found, Rule.PROPOSAL_COINED)]
-    return []
+    return _self_referred(doc)
+
+
+#: How the authors name a method of theirs that they never name otherwise: "our (proposed) method".
+_OWN_METHOD = re.compile(
+    r"\b(?:our|the proposed)(?:\s+(?:proposed|novel|new))?\s+(?:method|approach|framework|algorithm|technique|scheme|pipeline)\b",
+    re.IGNORECASE,
+)
+
+
+def self_referred(mention: Mention) -> bool:
+    """Whether a proposed method is only the abstract's reference to it ("our approach")."""
+    return mention.extractor.startswith(extractor_name("contributions")) and bool(_OWN_METHOD.fullmatch(mention.text))
+
+
+def _self_referred(doc: Doc) -> list[tuple[Span, Mention, Rule]]:
+    """An unnamed contribution the abstract only refers to ("we show that our proposed method
+    outperforms ..."): the first such reference, as a description of the paper's own method, so
+    the facts of the sentences about it have a subject."""
+    match = _OWN_METHOD.search(doc.text)
+    span = doc.char_span(match.start(), match.end(), alignment_mode="expand") if match else None
+    if span is None:
+        return []
+    mention = Mention(span.start_char, span.end_char, "Method", span.text, 0.4, extractor_name("contributions"))
+    return [(span.sent, mention, Rule.PROPOSAL_DESCRIBED)]

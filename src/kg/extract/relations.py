@@ -46,6 +46,7 @@ from dataclasses import replace
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.annotations import extractor_name
+from kg.extract.contributions import self_referred
 from kg.lexicon import DETERMINERS, GENERIC_MODIFIERS
 from kg.extract.confidences import Confidences, fact_confidences_v1
 from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues
@@ -538,6 +539,13 @@ def find_relations(
     its contribution, so no studied method stands in for a main method.
     """
     confidences = confidences or fact_confidences_v1()
+    # An analysis paper proposes nothing: the method it says it studies takes the main
+    # method's place in the sentences about it (not for the abstract's topic: a tool it names
+    # often), also over a bare "our approach". A paper that releases a dataset has its
+    # contribution; the models it evaluates are not its method (on NeurIPS 2025 they made most
+    # of the stand-in's wrong facts).
+    studied = stand_in(doc, proposals, acronyms, hub, heads, releases_data)
+    proposals = [] if studied is not None else proposals
     # The main method first: it stands for "we", "it" and "our method" in every rule.
     proposals = [*ranked_methods(doc, proposals, acronyms), *(p for p in proposals if p.label != "Method")]
     facts: list[Fact] = []
@@ -566,15 +574,27 @@ def find_relations(
             out.add(Relation.ADDRESSES, proposals[0], task, Rule.TOPIC_TASK)
             facts += out.facts
     if hub is not None:
-        # An analysis paper proposes nothing: the method it says it studies takes the main
-        # method's place in the sentences about it (not for the abstract's topic: a tool it names
-        # often). A paper that releases a dataset has its contribution; the models it evaluates
-        # are not its method (on NeurIPS 2025 they made most of the stand-in's wrong facts).
-        studied = None if proposals or releases_data else studied_method(doc, hub[0], acronyms, hub[1], heads)
         facts = _to_main(doc, facts, proposals, acronyms)
+        if studied is not None:  # "we study X ... our approach": X is what "our approach" means
+            facts = [replace(f, subject=studied) if f.subject is not None and self_referred(f.subject) else f for f in facts]
         facts += hub_facts(doc, hub[0], proposals, acronyms, hub[1], heads, confidences, studied)
     facts += code_links(index, confidences)
     return dedupe(facts)
+
+
+def stand_in(
+    doc: Doc,
+    proposals: Sequence[Mention],
+    acronyms: Sequence[Acronym],
+    hub: tuple[MentionIndex, HubCues] | None,
+    heads: MentionHeads,
+    releases_data: bool = False,
+) -> Mention | None:
+    """The method an analysis paper studies (:func:`~kg.extract.hub.studied_method`), when the
+    paper proposes nothing but a bare "our approach" and releases no dataset."""
+    if hub is None or releases_data or any(not self_referred(p) for p in proposals):
+        return None
+    return studied_method(doc, hub[0], acronyms, hub[1], heads)
 
 
 def _spelled_out(span: Span, method: Mention) -> bool:

@@ -150,10 +150,11 @@ def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
         own = _own_unnamed(extraction)
         for mention in _entity_mentions(extraction):
             key = compact(mention.text)
-            if not key or is_generic(mention.text):
+            unnamed = is_unnamed_contribution(mention.extractor)
+            if not key or is_generic(mention.text) and not unnamed:
                 out.generic += 1
                 continue
-            if is_unnamed_contribution(mention.extractor):
+            if unnamed:
                 node = out.clusters.node(mention.label, f"{PAPER_SCOPED}{paper.id}/{key}", f"{normalise(mention.text)} {paper.id}")
                 occurrence = Occurrence(paper.id, f"{display(mention.text)} (this paper)", node, mention.label)
                 out.occurrences.append(occurrence)
