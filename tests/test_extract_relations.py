@@ -11,7 +11,7 @@ from kg.extract.contributions import find_contributions
 from kg.extract.cues import contribution_patterns_v1, gazetteers_v1, mention_heads_v1, relation_cues_v1
 from kg.extract.gazetteers import build_gazetteer
 from kg.extract.mentions import find_mentions
-from kg.extract.relations import dedupe, embedded_task, find_relations, topic_tasks
+from kg.extract.relations import dedupe, embedded_task, find_relations, list_members, topic_tasks
 from kg.extract.structure import MentionIndex, proposals
 from kg.model import Fact, Mention
 
@@ -308,3 +308,32 @@ def test_trained_task_spans_of_the_opening_sentence_are_topics(pipeline) -> None
     every = MentionIndex(doc, [*untyped, *trained])
     assert [m.text for m in topic_tasks(doc, index, (), every, HEADS)] == ["Shot classification"]
     assert topic_tasks(doc, index, ()) == []
+
+
+# "FooNet is tested on MNIST , SVHN and CIFAR-10 ."
+LIST_ROWS = [
+    ("FooNet", "PROPN", "NNP", "nsubjpass", 2, "FooNet"),
+    ("is", "AUX", "VBZ", "auxpass", 2, "be"),
+    ("tested", "VERB", "VBN", "ROOT", 2, "test"),
+    ("on", "ADP", "IN", "prep", 2, "on"),
+    ("MNIST", "PROPN", "NNP", "pobj", 3, "MNIST"),
+    (",", "PUNCT", ",", "punct", 4, ","),
+    ("SVHN", "PROPN", "NNP", "conj", 4, "SVHN"),
+    ("and", "CCONJ", "CC", "cc", 6, "and"),
+    ("CIFAR-10", "PROPN", "NNP", "conj", 6, "CIFAR-10"),
+    (".", "PUNCT", ".", "punct", 2, "."),
+]
+
+
+def test_a_fact_on_one_list_member_holds_for_each_member_of_its_type() -> None:
+    nlp = spacy.blank("en")
+    doc = parsed(nlp, LIST_ROWS)
+    texts = {"FooNet": "Method", "MNIST": "Dataset", "SVHN": "Dataset", "CIFAR-10": "Dataset"}
+    mentions = [Mention(t.idx, t.idx + len(t), texts[t.text], t.text, 0.9, "test") for t in doc if t.text in texts]
+    index = MentionIndex(doc, mentions)
+    foonet, mnist = mentions[0], mentions[1]
+    one = Fact("evaluatedOn", foonet, mnist, (0, len(doc.text)), "kg.relations/test#evaluatedOn.verb", 0.7)
+    added = list_members([one], index, HEADS)
+    assert triples(added) == {("evaluatedOn", "FooNet", "SVHN"), ("evaluatedOn", "FooNet", "CIFAR-10")}
+    assert {(f.extractor, f.confidence, f.sentence) for f in added} == {(one.extractor, one.confidence, one.sentence)}
+    assert list_members([Fact("proposes", None, mnist, (0, 1), "x", 0.5)], index, HEADS) == []  # the paper's facts are not listed

@@ -578,8 +578,31 @@ def find_relations(
         if studied is not None:  # "we study X ... our approach": X is what "our approach" means
             facts = [replace(f, subject=studied) if f.subject is not None and self_referred(f.subject) else f for f in facts]
         facts += hub_facts(doc, hub[0], proposals, acronyms, hub[1], heads, confidences, studied)
+    facts += list_members(facts, hub[0] if hub is not None else index, heads)
     facts += code_links(index, confidences)
     return dedupe(facts)
+
+
+_LISTED = frozenset({Relation.USES.value, Relation.ADDRESSES.value, Relation.EVALUATED_ON.value, Relation.MEASURED_BY.value, Relation.OUTPERFORMS.value})
+
+
+def list_members(facts: Sequence[Fact], index: MentionIndex, heads: MentionHeads) -> list[Fact]:
+    """A fact whose object is one member of a coordination holds for the other members of its
+    type too, with the same evidence ("built on A, B and C", "on X and Y"): the rules often
+    reach only the first or the last member of a list."""
+    added = []
+    for fact in facts:
+        span = index.spans.get(fact.object)
+        if fact.subject is None or fact.relation not in _LISTED or span is None:
+            continue
+        for token in span.root.conjuncts:
+            member = index.at(token, frozenset({fact.object.label}))
+            if member is None or member in (fact.object, fact.subject) or index.spans[member].sent != span.sent:
+                continue
+            if member.label == "Method" and not names_a_method(member, heads):
+                continue  # "A and other baselines"
+            added.append(replace(fact, object=member))
+    return added
 
 
 def stand_in(
