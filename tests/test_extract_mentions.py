@@ -251,3 +251,21 @@ def test_plural_proper_noun_heads_type_a_name(nlp) -> None:
     assert ("Focus Attention Networks", "Method") in labelled(find_mentions(_parsed(nlp, rows), None, HEADS))
     rows[4] = ("Networks", "PROPN", "NNP", "dobj", 1)  # a singular proper noun "Networks" is no plural of a head
     assert "Focus Attention Networks" not in {m.text for m in find_mentions(_parsed(nlp, rows), None, HEADS)}
+
+
+@pytest.mark.parametrize(
+    ("text", "long", "label"),
+    [
+        # a coinage of four words that ends in a listed task is a method's name
+        ("We propose Sparse Lattice Image Denoising ( SLID ) . SLID is fast .", "Sparse Lattice Image Denoising", "Method"),
+        # the listed task itself, or a short phrase ending in it, stays a task
+        ("Medical Image Segmentation ( MIS ) is hard . MIS needs labels .", "Medical Image Segmentation", "Task"),
+        ("Image Denoising ( ID ) is old . ID still matters .", "Image Denoising", "Task"),
+    ],
+)
+def test_a_long_coinage_ending_in_a_listed_task_is_a_method(nlp, gazetteer, text: str, long: str, label: str) -> None:
+    doc = nlp(text)
+    short = text.split("( ")[1].split(" )")[0]
+    acronym = Acronym(short, long, text.index(long), text.index(long) + len(long))
+    found = find_mentions(doc, gazetteer, HEADS, (acronym,))
+    assert {m.label for m in found if m.text in (long, short)} == {label}

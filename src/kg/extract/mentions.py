@@ -403,7 +403,7 @@ def _long_form_label(span: Span, acronym: Acronym, candidates: Sequence[Candidat
         doc[last].lemma_.lower() in heads.task
         and not any(is_name(t.text) for t in span)
         and len(acronym.long.split()) <= 3
-    ) or any(c.label == TASK and c.score >= 0.9 for c in covering)
+    ) or any(c.label == TASK and c.score >= 0.9 and (c.start <= span.start or len(span) <= 3) for c in covering)
     if all(t.is_title or not t.is_alpha or is_name(t.text) or t.lower_ in _FUNCTION_WORDS or _after_hyphen(t) for t in span) and not task_like:
         return METHOD  # "Federated Learning with Discrepancy-aware Collaboration (FedDisco)" too
     if covering:
