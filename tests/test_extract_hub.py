@@ -186,3 +186,13 @@ def test_a_studied_method_beats_a_bare_our_approach(pipeline) -> None:
     facts = triples(pipeline(text)._.kg_facts)
     assert ("outperforms", "GlyphCNN", "QuillNet") in facts
     assert not any(f[1] == "our approach" for f in facts)
+
+
+@pytest.mark.slow
+def test_a_trained_task_span_right_after_for_is_a_gated_candidate() -> None:
+    from kg.extract import load_pipeline
+
+    doc = load_pipeline(scores=False)("We propose QuillNet. In this paper, we use QuillNet for covariate balancing of archives.")
+    found = {(f.relation, f.object.text): f for f in doc._.kg_facts if f.subject is not None}
+    fact = found[("addresses", "covariate balancing of archives")]
+    assert fact.extractor.endswith("#" + Rule.HUB_TASK_TRAINED.value) and fact.confidence == fact_confidences_v1()[Rule.HUB_TASK_TRAINED]

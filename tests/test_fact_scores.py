@@ -128,3 +128,21 @@ def test_kg_train_facts_writes_a_model_the_pipeline_can_read(tmp_path: Path, cap
     assert "candidate pairs" in printed and "AUC" in printed
     assert main(["train", "facts", str(annotations), "--out", str(out)]) == 2  # no corpus for a source_id
     assert "E220" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_gated_rules_fact_stays_only_when_the_model_agrees(pipeline) -> None:
+    from dataclasses import replace
+
+    from kg.extract.pairs import GATE, GATED
+
+    doc = pipeline(TEXT)
+    mentions, facts, acronyms = _parts(doc)
+    [uses] = [f for f in facts if f.relation == "uses" and f.object.text == "BERT"]
+    gated = replace(uses, extractor=uses.extractor.partition("#")[0] + "#" + sorted(GATED)[0])
+    others = [f for f in facts if f is not uses]
+    doubtful = PairModel({"uses|bias": -1.0}, 0.0, "t")  # sigmoid(-1) < GATE
+    assert gated not in rescored(doc, mentions, [*others, gated], acronyms, doubtful)
+    sure = PairModel({"uses|bias": 3.0}, 0.0, "t")
+    kept = [f for f in rescored(doc, mentions, [*others, gated], acronyms, sure) if f.extractor == gated.extractor]
+    assert len(kept) == 1 and kept[0].confidence >= GATE

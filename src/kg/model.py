@@ -67,6 +67,7 @@ class Rule(str, Enum):
     # the hub: sentences about the paper's main method (kg.extract.hub)
     HUB_TASK_NAMED = "hub.task-named"
     HUB_TASK_REFERRED = "hub.task-referred"
+    HUB_TASK_TRAINED = "hub.task-trained"  # a trained span right after "for": kept only when the learned model agrees
     HUB_DATASET = "hub.dataset"
     HUB_METRIC = "hub.metric"
     HUB_USES_CUE = "hub.uses-cue"

@@ -293,11 +293,14 @@ def _about_main(
         if any(t.lower_ in cues.contrast for t in before):
             continue  # "unlike X", "instead of X"
         if mention.label == "Task":
-            if mention.text.lower() in heads.not_tasks or not _task_like(mention, span, heads):
-                continue
-            if not _cue_before(doc, sent, span.start, cues.task_cues, frozenset({",", ";", ":"}), window=3):
+            cue = _cue_before(doc, sent, span.start, cues.task_cues, frozenset({",", ";", ":"}), window=3)
+            if cue is None or mention.text.lower() in heads.not_tasks:
                 continue  # a task the method is for: "for X", "to address X", "such as X"
             rule = Rule.HUB_TASK_NAMED if named else Rule.HUB_TASK_REFERRED
+            if not _task_like(mention, span, heads):
+                if not (_trained(mention) and len(span) >= 2 and cue.i == span.start - 1):
+                    continue
+                rule = Rule.HUB_TASK_TRAINED  # "for answering marginalization queries": a candidate the learned model must confirm
             out.add(Relation.ADDRESSES, main, mention, rule)
         elif mention.label == "Dataset" and results and _specific(mention, heads):
             if _cue_before(doc, sent, span.start, cues.training, frozenset(), window=6):
@@ -389,6 +392,11 @@ def _scored(doc: Doc, span: Span) -> bool:
     if i >= 0 and doc[i].text == "%":
         i -= 1
     return i >= 0 and doc[i].like_num
+
+
+def _trained(mention: Mention) -> bool:
+    """Whether a mention is a span of the trained SciERC model."""
+    return mention.extractor.startswith("kg.scierc/")
 
 
 def _task_like(mention: Mention, span: Span, heads: MentionHeads) -> bool:

@@ -33,7 +33,7 @@ from spacy.util import registry
 
 from kg.extract.hub import ranked_methods
 from kg.extract.structure import MentionIndex, proposals
-from kg.model import Acronym, Fact, Mention, Relation
+from kg.model import Acronym, Fact, Mention, Relation, Rule
 
 #: The relations scored, with the type of their object (the subject is a Method).
 OBJECT_TYPES: Mapping[str, str] = {
@@ -301,11 +301,18 @@ def read_pair_model(path: str | Path) -> PairModel:
     return PairModel.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
+#: Rules too loose to stand alone: their facts are kept only when the model scores them at least :data:`GATE`.
+GATED: frozenset[str] = frozenset({Rule.HUB_TASK_TRAINED.value})
+GATE = 0.5
+
+
 def rescored(doc: Doc, mentions: Sequence[Mention], facts: Sequence[Fact], acronyms: Sequence[Acronym], model: PairModel) -> list[Fact]:
     """``facts`` with each relation fact the model can describe taking the model's score as its confidence.
 
     ``proposes`` and ``hasCode`` facts, and a fact whose ends are not a method and
     a mention of the relation's object type, keep the confidence of their rule.
+    A fact of a :data:`GATED` rule that the model scores below :data:`GATE` (or
+    cannot score) is dropped.
     """
     scored = [f for f in facts if f.relation in OBJECT_TYPES and f.subject is not None]
     if not scored:
@@ -316,6 +323,8 @@ def rescored(doc: Doc, mentions: Sequence[Mention], facts: Sequence[Fact], acron
     out = []
     for f in facts:
         slot = (f.relation, a.key_of(f.subject), a.key_of(f.object)) if f in scored else None
+        if f.extractor.partition("#")[2] in GATED and scores.get(slot, 0.0) < GATE:
+            continue
         out.append(replace(f, confidence=scores[slot]) if slot in scores else f)
     return out
 
