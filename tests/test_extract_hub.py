@@ -196,3 +196,34 @@ def test_a_trained_task_span_right_after_for_is_a_gated_candidate() -> None:
     found = {(f.relation, f.object.text): f for f in doc._.kg_facts if f.subject is not None}
     fact = found[("addresses", "covariate balancing of archives")]
     assert fact.extractor.endswith("#" + Rule.HUB_TASK_TRAINED.value) and fact.confidence == fact_confidences_v1()[Rule.HUB_TASK_TRAINED]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("text", "parts", "proposed"),
+    [
+        (
+            "We propose QuillNet for handwriting recognition. QuillNet is mainly composed of two crucial components: "
+            "Stroke Condensing and Glyph-Specific Prompt.",
+            {"Stroke Condensing", "Glyph-Specific Prompt"},
+            False,
+        ),
+        (
+            "We propose QuillNet for handwriting recognition. Specifically, we design two types of techniques termed as "
+            "Local Stroke Regularization (LSR) and Dual-view Glyph Alignment (DGA).",
+            {"Local Stroke Regularization", "Dual-view Glyph Alignment"},
+            True,
+        ),
+    ],
+)
+def test_each_member_of_a_counted_list_of_parts_is_a_part(pipeline, text: str, parts: set[str], proposed: bool) -> None:
+    facts = triples(pipeline(text)._.kg_facts)
+    assert {o for r, s, o in facts if r == "uses" and s == "QuillNet"} >= parts
+    assert not any(o.endswith(("components", "techniques")) for _, _, o in facts)  # the parts, not "two components"
+    assert ({("proposes", None, p) for p in parts} <= facts) is proposed
+
+
+@pytest.mark.slow
+def test_rivals_counted_after_a_comparison_are_no_parts(pipeline) -> None:
+    facts = triples(pipeline("We propose QuillNet. QuillNet outperforms two stroke models, a GlyphCNN based and an InkRNN based model.")._.kg_facts)
+    assert not any(r == "uses" for r, _, _ in facts)

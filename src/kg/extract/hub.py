@@ -35,7 +35,7 @@ from kg.extract.cues import HubCues, MentionHeads
 from kg.extract.mentions import looks_named
 from kg.lexicon import MODEL_FAMILY_ACRONYMS
 from kg.extract.structure import MentionIndex, sentence_offsets
-from kg.extract.annotations import rule_extractor
+from kg.extract.annotations import extractor_name, rule_extractor
 from kg.model import Acronym, Fact, Mention, Relation, Rule
 
 METHODS = frozenset({"Method"})
@@ -326,6 +326,59 @@ def _about_main(
             if cue is not None and (cue.lemma_.lower() in cues.made or novel) and looks_named(mention.text):
                 # "DFYP introduces three components: (1) a Resolution-aware Channel Attention (RCA) module ..."
                 out.propose(mention, Rule.HUB_COMPONENT_PROPOSED)
+    _counted_parts(sent, index, out, cues, heads, main)
+
+
+def _counted_parts(sent: Span, index: MentionIndex, out: _Sentence, cues: HubCues, heads: MentionHeads, main: Mention) -> None:
+    """"consists of two components: A and B", "we design two types of techniques termed as A
+    and B", "propose two weighting strategies -- A and B --": each member of a counted list of
+    parts is a part the main method ``uses``; one the authors design, introduce or propose is
+    also proposed. A member that is no mention yet becomes one (its head noun and the words
+    before it)."""
+    doc = sent.doc
+    for counted in sent:
+        if counted.tag_ != "NNS" or not any(c.dep_ == "nummod" for c in counted.children):
+            continue
+        kind = counted
+        if counted.lemma_.lower() == "type":  # "two types of techniques"
+            kind = next((g for c in counted.children if c.lower_ == "of" for g in c.children if g.dep_ == "pobj"), counted)
+        if kind.lemma_.lower() not in heads.method | cues.part_nouns or _compared(doc, sent, counted.i, cues):
+            continue  # "outperforms two VQA-tailored models, A and B" names rivals, not parts
+        firsts = [c for c in kind.children if c.dep_ == "appos"]
+        firsts += [g for c in kind.children if c.dep_ == "acl" for p in c.children if p.lower_ == "as" for g in p.children if g.dep_ == "pobj"]
+        governor = counted.head if counted.dep_ in ("dobj", "pobj") else None
+        if governor is not None and governor.dep_ == "prep":
+            governor = governor.head  # "consists of", "composed of"
+        made = governor is not None and governor.lemma_.lower() in cues.made
+        members = [m for first in firsts[:1] for head in (first, *first.conjuncts) if (m := _member(doc, head, index)) is not None]
+        if not members:
+            continue
+        kinds = {index.at(counted), index.at(kind)} - {None}
+        out.facts = [f for f in out.facts if f.object not in kinds]  # the members are the parts, not "two components"
+        for member in members:
+            out.add(Relation.USES, main, member, Rule.HUB_USES_CUE)
+            if made:
+                out.propose(member, Rule.HUB_COMPONENT_PROPOSED)
+
+
+_ENUMERATORS = frozenset({"(", ")", "i", "ii", "iii", "iv", "v", "a", "b", "c"})
+
+
+def _member(doc: Doc, head: Token, index: MentionIndex) -> Mention | None:
+    """The mention a list member's head noun ends: a method mention there, else the head with
+    the words that modify it from the left ("self-adaptive outlier selection")."""
+    if head.pos_ not in ("NOUN", "PROPN"):
+        return None
+    found = index.at(head, METHODS)
+    if found is not None:
+        return found
+    start = head.left_edge.i
+    while start < head.i and (doc[start].pos_ in ("DET", "PUNCT", "NUM", "X") or doc[start].tag_ == "LS" or doc[start].like_num or doc[start].lower_ in _ENUMERATORS):
+        start += 1  # "(1) a", "(ii)"
+    span = doc[start : head.i + 1]
+    if len(span) < 2:
+        return None
+    return Mention(span.start_char, span.end_char, "Method", span.text, 0.5, extractor_name("relations"))
 
 
 def _uses_cued(doc: Doc, sent: Span, span: Span, index: MentionIndex, cues: HubCues) -> Token | None:
