@@ -227,3 +227,10 @@ def test_each_member_of_a_counted_list_of_parts_is_a_part(pipeline, text: str, p
 def test_rivals_counted_after_a_comparison_are_no_parts(pipeline) -> None:
     facts = triples(pipeline("We propose QuillNet. QuillNet outperforms two stroke models, a GlyphCNN based and an InkRNN based model.")._.kg_facts)
     assert not any(r == "uses" for r, _, _ in facts)
+
+
+@pytest.mark.slow
+def test_a_listed_dataset_before_a_method_noun_stays_a_dataset(pipeline) -> None:
+    doc = pipeline("We evaluate QuillNet on CIFAR-10 models and compare it with BERT models.")
+    labels = {m.text: m.label for m in doc._.kg_mentions}
+    assert labels["CIFAR-10"] == "Dataset" and labels["BERT"] == "Method"

@@ -622,9 +622,16 @@ def _phrase_candidates(doc: Doc, heads: MentionHeads, naming: frozenset[str], li
 
 
 def _name_candidates(
-    doc: Doc, heads: MentionHeads, naming: frozenset[str], short_labels: dict[str, str], parsed: bool, extractor: str
+    doc: Doc,
+    heads: MentionHeads,
+    naming: frozenset[str],
+    short_labels: dict[str, str],
+    parsed: bool,
+    extractor: str,
+    listed_data: frozenset[tuple[int, int]] = frozenset(),
 ) -> list[Candidate]:
-    """Names, typed by their acronym definition, else by the noun that defines them, else methods."""
+    """Names, typed by their acronym definition, else by the noun that defines them, else methods.
+    A listed dataset stays one before a method noun: "CIFAR-10 models" are models of the data."""
     found = []
     for start, end in name_spans(doc, heads.not_names):
         start = letter_prefix(doc, start)
@@ -636,6 +643,8 @@ def _name_candidates(
             label = _label_of_noun(_defining_noun(doc[start:end].root, naming), heads)
             if label == TASK:
                 label = None  # "ImageNet classification": a name before a task noun is not that task
+            elif label == METHOD and (start, end) in listed_data:
+                label = DATASET
             if label is not None:
                 score, priority = 0.8, 6
         found.append(Candidate(start, end, label or METHOD, score, priority, extractor))
@@ -679,7 +688,8 @@ def find_mentions(
     for start, end in dataset_names(doc, heads):
         if short_labels.get(doc[start:end].text) != TASK:  # "VPR benchmarks" are benchmarks of a task
             cands.append(Candidate(start, end, DATASET, 0.85, 6, rules))
-    cands += _name_candidates(doc, heads, naming, short_labels, parsed, rules)
+    listed_data = frozenset((c.start, c.end) for c in cands if c.label == DATASET and c.score >= 0.9)
+    cands += _name_candidates(doc, heads, naming, short_labels, parsed, rules, listed_data)
     cands += symbol_names(doc, rules)
     if parsed:
         cands += _appositive_names(doc, heads, rules)
