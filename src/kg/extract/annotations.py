@@ -26,7 +26,7 @@ from kg.model import Acronym, Fact, Mention, Rule
 
 #: Bumped whenever extraction behaviour changes: part of every Fact.extractor
 #: ("kg.contributions/2") and of the per-paper cache key.
-EXTRACTOR_VERSION = "7"
+EXTRACTOR_VERSION = "8"
 
 EXTENSIONS = ("kg_mentions", "kg_facts", "kg_acronyms")
 
