@@ -500,10 +500,14 @@ def test_three_thousand_mentions_all_resolve() -> None:
 
 # --- unnamed contributions ---------------------------------------------------------------------
 
-def unnamed_paper(pid: str) -> tuple[Paper, Extraction]:
-    """A paper whose method has no name: a description made by the contribution finder."""
-    text = "We propose a graph clustering framework for parsing. Our framework is evaluated on WikiText."
-    own = Mention(text.index("graph"), text.index(" for"), "Method", "graph clustering framework", 0.4, "kg.contributions/3")
+def unnamed_paper(
+    pid: str,
+    text: str = "We propose a graph clustering framework for parsing. Our framework is evaluated on WikiText.",
+    description: str = "graph clustering framework",
+) -> tuple[Paper, Extraction]:
+    """A paper whose method has no name: a description made by the contribution finder, evaluated on WikiText."""
+    start = text.index(description)
+    own = Mention(start, start + len(description), "Method", description, 0.4, "kg.contributions/3")
     wiki = mention(text, "WikiText", "Dataset")
     facts = (
         fact(text, Relation.PROPOSES, None, own, extractor="kg.contributions/3#proposal.described"),
@@ -550,14 +554,7 @@ def test_resolution_does_not_depend_on_the_hash_seed():
 
 def test_an_unnamed_method_only_referred_to_keeps_its_facts() -> None:
     """"our proposed method" is generic as a name, but as the paper's own unnamed method it is a paper-scoped node."""
-    text = "We show that our proposed method is faster on WikiText."
-    own = Mention(text.index("our"), text.index(" is"), "Method", "our proposed method", 0.4, "kg.contributions/6")
-    wiki = mention(text, "WikiText", "Dataset")
-    facts = (
-        fact(text, Relation.PROPOSES, None, own, extractor="kg.contributions/6#proposal.described"),
-        fact(text, Relation.EVALUATED_ON, own, wiki, extractor="kg.relations/6#hub.dataset"),
-    )
-    res = run((Paper("p1", text), Extraction("p1", (own, wiki), facts)))
+    res = run(unnamed_paper("p1", "We show that our proposed method is faster on WikiText.", "our proposed method"))
     [node] = [e for e in res.entities if e.type == "Method"]
     assert node.label == "our proposed method (this paper)" and node.papers == ("p1",)
     assert {f.relation for f in res.facts} == {"proposes", "evaluatedOn"}

@@ -449,7 +449,7 @@ def _scored(doc: Doc, span: Span) -> bool:
 
 def _trained(mention: Mention) -> bool:
     """Whether a mention is a span of the trained SciERC model."""
-    return mention.extractor.startswith("kg.scierc/")
+    return mention.extractor.startswith(extractor_name("scierc"))
 
 
 def _task_like(mention: Mention, span: Span, heads: MentionHeads) -> bool:
