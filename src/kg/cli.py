@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -198,11 +199,14 @@ def query(
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv or json.")] = "table",
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Stop the query after this many seconds (0: no limit).")] = 30.0,
     limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most this many rows (0: all).")] = 10_000,
+    max_mb: Annotated[int, typer.Option("--max-mb", min=0, help="Stop printing after this many MB of results (0: no limit).")] = 256,
+    memory_mb: Annotated[int, typer.Option("--memory", min=0, help="The query process's memory limit in MB (0: none).")] = 1536,
 ) -> None:
-    """Run a SPARQL query over a graph: read-only, offline (no SERVICE or LOAD), within --timeout and --limit."""
+    """Run a SPARQL query over a graph: read-only, offline (no SERVICE or LOAD), within --timeout, --limit, --max-mb and --memory."""
     from kg.store.disk import open_graph
+    from kg.views.isolated import run_isolated
     from kg.views.results import write_csv, write_json, write_ntriples
-    from kg.views.sparql import check_query, run_query
+    from kg.views.sparql import check_query
 
     writers = {"csv": write_csv, "json": write_json}
     if fmt not in ("table", *writers):
@@ -213,7 +217,8 @@ def query(
             raise UserError("E101", path=path)
         sparql = path.read_text(encoding="utf-8")
     check_query(sparql)  # before a graph file is parsed, which may take a while
-    with run_query(open_graph(graph), sparql, timeout=timeout or None, limit=limit or None) as result:
+    store = open_graph(graph)
+    with run_isolated(store, sparql, started=_STATE.get("started"), timeout=timeout or None, limit=limit or None, max_bytes=max_mb * 2**20 or None, memory=memory_mb * 2**20 or None) as result:
         if result.kind == "ask":
             typer.echo("true" if result.boolean else "false")
         elif result.kind == "graph":
@@ -223,7 +228,9 @@ def query(
         else:
             writers[fmt](result, sys.stdout)
     sys.stdout.flush()
-    if result.truncated:
+    if result.truncated == "bytes":
+        _warn(f"stopped after {max_mb} MB of results; pass --max-mb with more (0 for all)")
+    elif result.truncated:
         _warn(f"stopped after {limit} rows; pass --limit with more rows (0 for all)")
 
 
@@ -405,6 +412,7 @@ def _global_options_first(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kg`` console command; returns the exit status."""
+    _STATE["started"] = time.monotonic()
     command = typer.main.get_command(app)
     try:
         result = command.main(args=_global_options_first(sys.argv[1:] if argv is None else argv), prog_name="kg", standalone_mode=False)

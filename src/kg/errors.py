@@ -77,6 +77,7 @@ MESSAGES: dict[str, str] = {
     "E332": "the query ran past its time limit of {seconds} s: narrow it, or pass --timeout with more seconds (0 for none)",
     "E333": "cannot open the Oxigraph store {path}: {reason} (rebuild it with `kg build`)",
     "E334": "the SPARQL query failed: {reason}",
+    "E336": "the query needed more than its memory limit of {size} GB and was stopped: narrow it (fewer joins, a LIMIT), or pass --memory with more",
     # Serving (E34x, E37x)
     "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg[serve]'",
     "E341": "{path} is a kg build without a store ({store} is missing): rebuild it with this version of kg (`kg build INPUT --out {path}`)",

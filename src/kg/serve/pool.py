@@ -18,16 +18,22 @@ from typing import Any
 from pebble import ProcessPool
 
 from kg.errors import KgError
+from kg.views.sandbox import forbid_network
 
 
 def _end_on_sigterm() -> None:
-    """Worker initializer: let SIGTERM end the process at once.
+    """Worker initializer: no internet sockets, and let SIGTERM end the process at once.
+
+    A worker evaluates the queries people send, so it gets no way to open an
+    internet socket (:func:`kg.views.sandbox.forbid_network`): even a ``SERVICE``
+    the offline guard missed reaches nothing.
 
     pebble stops a worker with SIGTERM and handles it in Python, but a Python
     handler cannot run while pyoxigraph is inside a query, so the stop would
     wait for pebble's SIGKILL three seconds later. A worker holds nothing that
     needs cleaning up (the store is open read-only), so the default action is safe.
     """
+    forbid_network()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 

@@ -9,12 +9,11 @@ seconds, and streams rows as Oxigraph produces them.
 Limits and dangers
 ------------------
 - **Offline.** pyoxigraph evaluates ``SERVICE`` by calling the remote endpoint
-  over HTTP (after a DNS lookup). :func:`refuse_network` looks for the
-  ``SERVICE`` and ``LOAD`` keywords in the query's tokens (outside strings,
-  IRIs, comments, variables and prefixed names; after undoing ``\\u``
-  escapes, as the SPARQL grammar does) and refuses the whole query. It errs
-  on the side of refusing: text that is not valid SPARQL may be refused for
-  this reason rather than as a syntax error.
+  over HTTP (after a DNS lookup). :func:`~kg.views.offline.refuse_network`
+  parses the query with a SPARQL parser and refuses it when the parse tree holds
+  a ``SERVICE`` pattern or ``LOAD``, whatever the spelling; the processes that
+  evaluate typed queries for ``kg query`` and ``kg serve`` also cannot open an
+  internet socket (:mod:`kg.views.sandbox`).
 - **Timeout.** pyoxigraph has no way to interrupt a query. The query runs in a
   daemon thread; when the time is up the caller gets E332 and the thread is
   told to stop, which it does at its next row. An operator that must see every
@@ -50,6 +49,7 @@ import pyoxigraph as ox
 
 from kg.errors import UserError
 from kg.store.namespace import PREFIXES
+from kg.views.offline import refuse_network
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -75,29 +75,6 @@ Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
 _COMMENT = re.compile(r"#[^\n]*")
 _PROLOGUE = re.compile(r"^\s*(?:(?:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*", re.IGNORECASE)
 _UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
-
-# SPARQL's tokens, as far as finding keywords needs: whatever may hold the letters
-# S-E-R-V-I-C-E without being the keyword comes first, so it is skipped whole.
-_TOKENS = re.compile(
-    r"""
-    (?P<skip>
-        \"\"\"(?:[^"\\]|\\.|"(?!""))*(?:\"\"\"|$)       # long strings
-      | '''(?:[^'\\]|\\.|'(?!''))*(?:'''|$)
-      | "(?:[^"\\\n\r]|\\.)*(?:"|$)                     # short strings
-      | '(?:[^'\\\n\r]|\\.)*(?:'|$)
-      | <[^<>"{}|^`\\\x00-\x20]*>                       # IRIs
-      | \#[^\n\r]*                                      # comments
-      | [?$][\w\u00b7\u0300-\u036f\u203f-\u2040]+       # variables
-      | (?:[^\W\d][\w.-]*)?:(?:[\w.:%-]|\\.)*           # prefixed names, blank node labels
-      | \d[\w.]*                                        # numbers
-    )
-    | (?P<word>[^\W\d][\w-]*)
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
-_NETWORK_KEYWORDS = {"SERVICE", "LOAD"}
-
 
 def to_python(term: Any) -> Any:
     """A Python value for an RDF term: IRIs as strings, typed literals as numbers.
@@ -130,40 +107,6 @@ def is_update(sparql: str) -> bool:
     body = _PROLOGUE.sub("", _COMMENT.sub(" ", sparql), count=1)
     first = re.match(r"\s*([A-Za-z]+)", body)
     return bool(first) and first.group(1).upper() in _UPDATE_KEYWORDS
-
-
-def _unescape(text: str) -> str:
-    # SPARQL undoes \\uXXXX escapes in the whole text before reading tokens (SPARQL 1.1, 19.2).
-    def char(match: re.Match[str]) -> str:
-        code = int(match.group(1) or match.group(2), 16)
-        return chr(code) if code <= 0x10FFFF else match.group(0)
-
-    return _ESCAPE.sub(char, text)
-
-
-def _network_keyword(text: str) -> str | None:
-    for match in _TOKENS.finditer(text):
-        word = match.group("word")
-        if word is not None and word.upper() in _NETWORK_KEYWORDS:
-            return word.upper()
-    return None
-
-
-def refuse_network(sparql: str) -> None:
-    """Raise E331 if ``sparql`` uses ``SERVICE`` or ``LOAD``, which would reach the network.
-
-    The text is checked as written and with its ``\\u`` escapes undone, so
-    neither reading can hide the keyword.
-
-    >>> refuse_network("SELECT ?service WHERE { ?service <http://x/SERVICE> 'SERVICE' } # SERVICE")
-    >>> refuse_network("SELECT * WHERE { service <http://example.org/sparql> { ?s ?p ?o } }")
-    Traceback (most recent call last):
-    ...
-    kg.errors.UserError: E331: SPARQL SERVICE is refused: kg queries only the local graph and never reaches the network
-    """
-    keyword = _network_keyword(sparql) or _network_keyword(_unescape(sparql))
-    if keyword is not None:
-        raise UserError("E331", keyword=keyword)
 
 
 def _substitutions(bindings: Mapping[str, Any] | None) -> dict[ox.Variable, Term] | None:
