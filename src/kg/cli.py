@@ -381,11 +381,12 @@ def report(
 
 
 def _mount_scierc() -> None:
-    """Add `kg train scierc`, `kg eval scierc` and `kg eval facts` (their modules import no model)."""
-    from kg.evaluation.cli import eval_facts_command
+    """Add `kg train scierc`, `kg eval scierc`, `kg eval facts` and `kg eval results` (their modules import no model)."""
+    from kg.evaluation.cli import eval_facts_command, eval_results_command
     from kg.training.cli import eval_app, train_app
 
     eval_app.command("facts")(eval_facts_command)
+    eval_app.command("results")(eval_results_command)
 
     app.add_typer(train_app, name="train", help="Train extraction models.")
     app.add_typer(eval_app, name="eval", help="Score the extractor on annotated data.")

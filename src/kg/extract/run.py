@@ -15,7 +15,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.extract.annotations import as_tuple
-from kg.model import Acronym, Extraction, Fact, Mention, Paper
+from kg.model import Acronym, Extraction, Fact, Mention, Paper, Result
 
 _CUTS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+"), re.compile(r"\s+"))
 
@@ -71,6 +71,13 @@ def _shift_acronym(acronym: Acronym, by: int) -> Acronym:
     return replace(acronym, start=acronym.start + by, end=acronym.end + by)
 
 
+def _shift_result(result: Result, by: int) -> Result:
+    if by == 0:
+        return result
+    ends = {k: _shift_mention(getattr(result, k), by) for k in ("method", "metric", "dataset", "task", "compared_to")}
+    return replace(result, start=result.start + by, end=result.end + by, sentence=(result.sentence[0] + by, result.sentence[1] + by), **ends)
+
+
 def doc_extraction(paper_id: str, doc: Doc, offset: int = 0) -> Extraction:
     """The plain-data :class:`Extraction` of one processed Doc, offsets moved by ``offset``."""
     sentences = tuple((s.start_char + offset, s.end_char + offset) for s in doc.sents) if doc.has_annotation("SENT_START") else ()
@@ -80,6 +87,7 @@ def doc_extraction(paper_id: str, doc: Doc, offset: int = 0) -> Extraction:
         facts=tuple(_shift_fact(f, offset) for f in as_tuple(doc._.kg_facts)),
         acronyms=tuple(_shift_acronym(a, offset) for a in as_tuple(doc._.kg_acronyms)),
         sentences=sentences,
+        results=tuple(_shift_result(r, offset) for r in as_tuple(doc._.kg_results)),
     )
 
 
@@ -92,6 +100,7 @@ def merge(paper_id: str, parts: Iterable[Extraction]) -> Extraction:
         facts=tuple(f for p in parts for f in p.facts),
         acronyms=tuple(a for p in parts for a in p.acronyms),
         sentences=tuple(s for p in parts for s in p.sentences),
+        results=tuple(r for p in parts for r in p.results),
     )
 
 

@@ -7,6 +7,7 @@ the Doc. They run in this order (``load_pipeline`` adds them so):
 - ``kg_mentions`` -> ``doc._.kg_mentions`` (:func:`kg.extract.mentions.find_mentions` and URLs)
 - ``kg_contributions`` -> ``proposes`` facts in ``doc._.kg_facts``
 - ``kg_relations`` -> the other facts in ``doc._.kg_facts``
+- ``kg_results`` -> numeric results in ``doc._.kg_results`` (:func:`kg.extract.results.find_results`)
 - ``kg_fact_scores`` -> the relation facts' confidences, from a learned model (:mod:`kg.extract.pairs`)
 
 A component that raises on one Doc hands the error to the pipeline's error
@@ -40,6 +41,7 @@ from kg.extract.gazetteers import build_gazetteer
 from kg.extract.mentions import find_mentions
 from kg.extract.pairs import PairModel, rescored
 from kg.extract.relations import find_relations
+from kg.extract.results import find_results, parse_measures, parse_subjects
 from kg.extract.structure import MentionIndex, proposals
 from kg.extract.urls import find_urls
 from kg.model import Mention
@@ -50,11 +52,13 @@ __all__ = [
     "FactScorer",
     "MentionFinder",
     "RelationFinder",
+    "ResultFinder",
     "make_acronym_finder",
     "make_contribution_finder",
     "make_fact_scorer",
     "make_mention_finder",
     "make_relation_finder",
+    "make_result_finder",
     "skip_failed_doc",
 ]
 
@@ -240,6 +244,24 @@ def make_relation_finder(
     confidences: Confidences,
 ) -> RelationFinder:
     return RelationFinder(name, cues, heads, patterns, trained, hub_cues, confidences)
+
+
+class ResultFinder(_Component):
+    """Writes ``doc._.kg_results``: the numbers the abstract reports as results, and what they belong to."""
+
+    def find(self, doc: Doc) -> None:
+        sentences = [(s.start_char, s.end_char) for s in doc.sents] if doc.has_annotation("SENT_START") else [(0, len(doc.text))]
+        parsed = doc.has_annotation("DEP")
+        found = find_results(
+            doc.text, sentences, as_tuple(doc._.kg_mentions), as_tuple(doc._.kg_facts),
+            parse_subjects(doc) if parsed else None, parse_measures(doc) if parsed else None,
+        )
+        doc._.kg_results = tuple(found)
+
+
+@Language.factory("kg_results", assigns=["doc._.kg_results"], requires=["doc._.kg_mentions", "doc._.kg_facts"], default_config={})
+def make_result_finder(nlp: Language, name: str) -> ResultFinder:
+    return ResultFinder(name)
 
 
 class FactScorer(_Component):
