@@ -249,3 +249,21 @@ def test_kg_eval_results_scores_a_build_and_prints_json(tmp_path, capsys):
     scores = json.loads(capsys.readouterr().out)
     assert scores["core"]["all"]["gold"] == 2 and set(scores) == {"core", "full", "gold", "records"}
     assert 0 <= scores["core"]["all"]["precision"] <= 100
+
+
+def test_the_engine_exports_carry_the_results(tmp_path):
+    import networkx as nx
+
+    from kg.export import write_all
+
+    write_all(_graph(), tmp_path, names=["neo4j", "graph.nq", "graph.graphml"])
+    with open(tmp_path / "neo4j" / "results.csv", encoding="utf-8", newline="") as handle:
+        assert sorted(r["valueText"] for r in csv.DictReader(handle)) == ["12.0", "14.5", "80.0"]
+    with open(tmp_path / "neo4j" / "result_links.csv", encoding="utf-8", newline="") as handle:
+        links = {(r[":END_ID"].rsplit("/", 1)[-1], r[":TYPE"]) for r in csv.DictReader(handle)}
+    assert {("a", "METHOD"), ("wer", "METRIC"), ("set", "ON_DATASET"), ("p1", "REPORTED_IN")} <= links
+    quads = (tmp_path / "graph.nq").read_text(encoding="utf-8").splitlines()
+    result_quads = [q for q in quads if q.startswith("<https://w3id.org/kg-lit/id/result/")]
+    assert result_quads and all(q.rstrip(" .").endswith(("/paper/p1>", "/paper/p2>")) for q in result_quads)
+    graph = nx.read_graphml(tmp_path / "graph.graphml")
+    assert sorted(a["value_text"] for _, a in graph.nodes(data=True) if a.get("type") == "Result") == ["12.0", "14.5", "80.0"]
