@@ -34,6 +34,7 @@ from spacy.tokens import Doc
 
 from kg.extract.acronyms import find_acronyms
 from kg.extract.annotations import as_tuple
+from kg.extract.bounds import cap_facts, crowd_cap
 from kg.extract.contributions import find_contributions
 from kg.extract.confidences import Confidences
 from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues, RoleCues
@@ -84,6 +85,17 @@ def rule_index(doc: Doc, mentions: Iterable[Mention]) -> MentionIndex:
     mentions (entities for the resolver) but end no fact: on the seed abstracts facts
     built on them were mostly wrong ("geometric problem", "appealing approach")."""
     return MentionIndex(doc, (m for m in mentions if not m.extractor.startswith("kg.scierc")))
+
+
+def _sentences(doc: Doc) -> list[tuple[int, int]]:
+    return [(s.start_char, s.end_char) for s in doc.sents]
+
+
+def warn_capped(doc: Doc, note: str | None, stage: str) -> None:
+    """Log a cap that cut (see :mod:`kg.extract.bounds`), naming the paper by the start of its abstract."""
+    if note:
+        opening = doc.text[:60] + ("..." if len(doc.text) > 60 else "")
+        logger.warning("paper whose abstract starts %r: %s (%s caps)", opening, note, stage)
 
 
 def _scierc_mapping(name: str) -> Callable | None:
@@ -213,7 +225,8 @@ class RelationFinder(_Component):
 
     def find(self, doc: Doc) -> None:
         facts = as_tuple(doc._.kg_facts)
-        mentions = as_tuple(doc._.kg_mentions)
+        mentions, note = crowd_cap(_sentences(doc), as_tuple(doc._.kg_mentions))
+        warn_capped(doc, note, "kg_relations")
         index = rule_index(doc, mentions)
         hub = (MentionIndex(doc, mentions), self.hub_cues) if self.hub_cues is not None else None
         found = find_relations(
@@ -221,7 +234,8 @@ class RelationFinder(_Component):
             as_tuple(doc._.kg_acronyms), hub, self.confidences,
             releases_data=any(f.relation == "proposes" and f.object.label == "Dataset" for f in facts),
         )
-        doc._.kg_facts = (*facts, *found)
+        doc._.kg_facts, note = cap_facts((*facts, *found))
+        warn_capped(doc, note, "kg_relations")
 
 
 @Language.factory(
