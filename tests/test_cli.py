@@ -122,3 +122,37 @@ def test_build_without_out_is_refused_and_writes_nothing(capsys, tmp_path, monke
     assert code == 2
     assert "--out" in _one_line_error(err)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_version_prints_one_line(capsys):
+    from kg.pipeline.about import version
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"kg {version()}"
+
+
+def test_info_names_versions_models_and_extras(capsys):
+    code, out, _ = run(capsys, "info", "--json")
+    about = json.loads(out)
+    assert code == 0
+    assert about["spacy"][0].isdigit() and about["spacy_model"].startswith("en_core_web_sm")
+    assert set(about["models"]) == {"default", "minilm"} and "missing" not in about["models"]["default"]
+    assert about["extractor"]["version"].isdigit()
+    # Each extra of the installed distribution is listed, installed or with the packages it lacks.
+    assert about["extras"] and all(v == "installed" or v.startswith("missing ") for v in about["extras"].values())
+    assert about["extras"].get("serve") == "installed"  # the test extra pulls it in
+
+
+def test_the_distribution_is_not_pypis_kg():
+    """PyPI's `kg` is another project: ours is published as kg-lit, and its extras name kg-lit."""
+    import tomllib
+    from pathlib import Path
+
+    from kg.pipeline.about import DISTRIBUTION
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    assert project["name"] == DISTRIBUTION == "kg-lit"
+    needs = [r for extra in project["optional-dependencies"].values() for r in extra]
+    assert not [r for r in needs if r.startswith("kg[")]
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert "pip install 'kg[" not in readme and "pip install kg " not in readme

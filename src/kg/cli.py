@@ -39,10 +39,19 @@ err = Console(stderr=True, soft_wrap=True, emoji=False)
 _STATE = {"debug": False, "quiet": False}
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from kg.pipeline.about import version
+
+        out.print(f"kg {version()}", markup=False, highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
 def _main(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for errors.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    _version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print kg's version and exit.")] = False,
 ) -> None:
     """kg: papers, methods, tasks, datasets and metrics as a queryable graph."""
     _STATE["debug"] = debug
@@ -295,6 +304,24 @@ def validate(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxig
     out.print(text, markup=False, highlight=False)
     if not conforms:
         raise typer.Exit(1)
+
+
+@app.command()
+def info(as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False) -> None:
+    """Versions of kg, Python, spaCy, the spaCy model, the shipped models and extractor, and which extras are installed."""
+    from kg.pipeline.about import installation
+
+    about = installation()
+    if as_json:
+        typer.echo(json.dumps(about, indent=2))
+        return
+    for key, value in about.items():
+        if isinstance(value, dict):
+            out.print(f"{key}:", markup=False, highlight=False)
+            for name, line in value.items():
+                out.print(f"  {name}: {line}", markup=False, highlight=False)
+        else:
+            out.print(f"{key}: {value}", markup=False, highlight=False)
 
 
 # ------------------------------------------------------------------------------------ serve

