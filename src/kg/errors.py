@@ -53,7 +53,7 @@ MESSAGES: dict[str, str] = {
     "E305": "unknown output format {name!r}: choose one of {choices}",
     "E306": "another kg build or remove is writing to {path} (it holds {lock}); wait for it to finish and run again",
     "E307": "{path} is not a kg build folder (no manifest.json): build it first with `kg build INPUT --out {path}`",
-    "E308": "no entity labelled {label!r} in {path}",
+    "E308": "no entity labelled {label!r} in {path}{hint}",
     "E309": "{count} document(s) rejected and --strict is set; see {path}",
     "E310": "unknown paper id(s): {ids}",
     "E311": "invalid option: {reason}",
@@ -77,6 +77,9 @@ MESSAGES: dict[str, str] = {
     "E332": "the query ran past its time limit of {seconds} s: narrow it, or pass --timeout with more seconds (0 for none)",
     "E333": "cannot open the Oxigraph store {path}: {reason} (rebuild it with `kg build`)",
     "E334": "the SPARQL query failed: {reason}",
+    "E337": "SPARQL syntax error: unknown prefix {prefix} at {where}; the bound prefixes are {bound} (declare another with PREFIX name: <IRI>)",
+    "E338": "SPARQL syntax error: a query starts with SELECT, ASK, CONSTRUCT or DESCRIBE (after any PREFIX and BASE), not {word!r}{hint}",
+    "W339": "{term} is not a term of the kg vocabulary, so it matches nothing{hint}",
     "E336": "the query needed more than its memory limit of {size} GB and was stopped: narrow it (fewer joins, a LIMIT), or pass --memory with more",
     # Serving (E34x, E37x)
     "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg-lit[serve]'",
@@ -101,6 +104,15 @@ MESSAGES: dict[str, str] = {
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }
+
+
+def warning(code: str, **values: Any) -> str:
+    """The text of a catalogued warning (a ``W`` code): the CLI prints it after ``kg: warning:``.
+
+    >>> warning("W339", term="kg:x", hint="")
+    'W339: kg:x is not a term of the kg vocabulary, so it matches nothing'
+    """
+    return f"{code}: {MESSAGES[code].format(**values)}"
 
 
 class KgError(Exception):
