@@ -321,7 +321,8 @@ def explain(
         out.print("  surface forms: " + "; ".join(entity["forms"]), markup=False, highlight=False)
         out.print(f"  papers ({len(entity['papers'])}): " + ", ".join(entity["papers"]), markup=False, highlight=False)
         for fact in entity["facts"]:
-            out.print(f"  {fact['subject']} --{fact['relation']}--> {fact['object']}  [{fact['paper']}] {fact['evidence']}", markup=False, highlight=False)
+            named = f"{fact['subject_evidence']} … " if fact["subject_evidence"] else ""
+            out.print(f"  {fact['subject']} --{fact['relation']}--> {fact['object']}  [{fact['paper']}] {named}{fact['evidence']}", markup=False, highlight=False)
 
 
 @app.command()

@@ -70,7 +70,7 @@ def explain(store: ox.Store, label: str, source: str | Path = "the graph") -> li
                 "forms": [r["f"] for r in select(store, _FORMS, node)],
                 "papers": [r["id"] for r in select(store, _PAPERS, node)],
                 "facts": [
-                    {"subject": f.subject_label, "relation": f.relation, "object": f.object_label, "paper": f.paper_id, "evidence": f.evidence}
+                    {"subject": f.subject_label, "relation": f.relation, "object": f.object_label, "paper": f.paper_id, "evidence": f.evidence, "subject_evidence": f.subject_evidence}
                     for f in every_fact
                     if row["e"] in (f.subject, f.object)
                 ],
