@@ -122,3 +122,94 @@ def test_build_without_out_is_refused_and_writes_nothing(capsys, tmp_path, monke
     assert code == 2
     assert "--out" in _one_line_error(err)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_version_prints_one_line(capsys):
+    from kg.pipeline.about import version
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"kg {version()}"
+
+
+def test_info_names_versions_models_and_extras(capsys):
+    code, out, _ = run(capsys, "info", "--json")
+    about = json.loads(out)
+    assert code == 0
+    assert about["spacy"][0].isdigit() and about["spacy_model"].startswith("en_core_web_sm")
+    assert set(about["models"]) == {"default", "minilm"} and "missing" not in about["models"]["default"]
+    assert about["extractor"]["version"].isdigit()
+    # Each extra of the installed distribution is listed, installed or with the packages it lacks.
+    assert about["extras"] and all(v == "installed" or v.startswith("missing ") for v in about["extras"].values())
+    assert about["extras"].get("serve") == "installed"  # the test extra pulls it in
+
+
+def test_the_distribution_is_not_pypis_kg():
+    """PyPI's `kg` is another project: ours is published as kg-lit, and its extras name kg-lit."""
+    import tomllib
+    from pathlib import Path
+
+    from kg.pipeline.about import DISTRIBUTION
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    assert project["name"] == DISTRIBUTION == "kg-lit"
+    needs = [r for extra in project["optional-dependencies"].values() for r in extra]
+    assert not [r for r in needs if r.startswith("kg[")]
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert "pip install 'kg[" not in readme and "pip install kg " not in readme
+
+
+def _graph_file(tmp_path, tiny_graph):
+    graph = tmp_path / "g.ttl"
+    graph.write_bytes(tiny_graph.serialize("turtle"))
+    return graph
+
+
+def test_a_wide_table_wraps_and_keeps_every_column(tmp_path, tiny_graph):
+    """On a 100-column terminal, a long GROUP_CONCAT wraps instead of squeezing the other columns away."""
+    import os
+
+    names = " ".join(f'("ImageNet" "a rather long method name number {i}")' for i in range(12))
+    sparql = (
+        'SELECT ?dataset (GROUP_CONCAT(?m; separator=", ") AS ?methods) (COUNT(?m) AS ?count) '
+        f"WHERE {{ VALUES (?dataset ?m) {{ {names} }} }} GROUP BY ?dataset"
+    )
+    env = {**os.environ, "COLUMNS": "100"}
+    done = subprocess.run([sys.executable, "-m", "kg.cli", "query", str(_graph_file(tmp_path, tiny_graph)), sparql, "--format", "table"], capture_output=True, text=True, env=env, check=True)
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["dataset", "methods", "count"]
+    assert lines[2].split()[0] == "ImageNet" and lines[2].split()[-1] == "12"  # the count column is there
+    assert "number 11" in " ".join(done.stdout.split())  # the long cell wraps, whole
+    assert max(len(line.rstrip()) for line in lines) <= 100
+
+
+def test_query_format_is_case_insensitive(capsys, tmp_path, tiny_graph):
+    code, out, _ = run(capsys, "query", str(_graph_file(tmp_path, tiny_graph)), "SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }", "--format", "CSV")
+    assert code == 0 and out.splitlines() == ["n", "2"]
+
+
+def test_a_misspelt_vocabulary_term_warns_with_the_right_suggestion(capsys, tmp_path, tiny_graph):
+    code, _, err = run(capsys, "query", str(_graph_file(tmp_path, tiny_graph)), "SELECT ?m WHERE { ?m kg:adresses ?t }")
+    assert code == 0
+    assert "kg: warning: W339: kg:adresses is not a term of the kg vocabulary" in err and "did you mean kg:addresses?" in err
+    code, _, err = run(capsys, "query", str(_graph_file(tmp_path, tiny_graph)), "SELECT ?m WHERE { ?m kg:addresses ?t }")
+    assert code == 0 and "warning" not in err
+
+
+@pytest.mark.parametrize(
+    "sparql,wanted,unwanted",
+    [
+        ("SELEC ?x WHERE { ?s ?p ?o }", ["not 'SELEC'", "did you mean SELECT?"], ["expected CONSTRUCT"]),
+        ("SELECT ?x WHERE {\n ?x foo:bar ?y }", ["unknown prefix foo:", "line 2", "kg:", "rdfs:"], ["\\u{", "..="]),
+        ("SELECT ?x WHRE { ?x ?p ?o }", ["did you mean WHERE?"], []),
+    ],
+)
+def test_sparql_syntax_errors_are_one_readable_line(capsys, tmp_path, tiny_graph, sparql, wanted, unwanted):
+    code, _, err = run(capsys, "query", str(_graph_file(tmp_path, tiny_graph)), sparql)
+    line = _one_line_error(err)
+    assert code == 2 and "SPARQL syntax error" in line and len(line) < 300, line
+    assert all(w in line for w in wanted) and not any(u in line for u in unwanted), line
+
+
+def test_explain_suggests_close_labels(capsys, tmp_path, tiny_graph):
+    code, _, err = run(capsys, "explain", str(_graph_file(tmp_path, tiny_graph)), "FooNett")
+    assert code == 2 and "did you mean 'FooNet'" in _one_line_error(err)

@@ -54,7 +54,7 @@ def test_without_the_extra_the_build_names_it_and_writes_nothing(tmp_path, monke
     out = tmp_path / "build"
     assert main(["build", str(CORPUS), "--out", str(out), "--engine", "dask"]) == 2
     message = capsys.readouterr().err.strip()
-    assert message.startswith("kg: error: E250") and "kg[dask]" in message and "\n" not in message
+    assert message.startswith("kg: error: E250") and "kg-lit[dask]" in message and "\n" not in message
     assert not out.exists()
 
 

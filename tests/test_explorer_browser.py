@@ -288,3 +288,14 @@ def test_escape_closes_the_panel_and_the_controls_fold_away(seeds):
     assert page.locator("#search").is_hidden() and page.get_attribute("#controls-toggle", "aria-expanded") == "false"
     page.click("#controls-toggle")
     assert page.locator("#search").is_visible()
+
+
+def test_a_fact_whose_subject_is_named_elsewhere_shows_both_sentences(seeds):
+    """FlexPainter addresses 3D modeling, stated in a sentence about 3D modeling: the one naming FlexPainter shows too."""
+    page = seeds.page
+    page.fill("#search", "FlexPainter")
+    page.press("#search", "Enter")
+    fact = page.locator("#details li.fact", has_text="3D modeling").first
+    naming, stating = fact.locator("q.evidence.naming").first, fact.locator("q.evidence:not(.naming)").first
+    assert "FlexPainter" in naming.locator("mark").all_inner_texts()
+    assert "3D modeling" in stating.locator("mark").all_inner_texts() and "FlexPainter" not in stating.inner_text()

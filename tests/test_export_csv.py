@@ -55,7 +55,7 @@ def test_rows_of_the_wrong_width_are_refused():
 
 def test_floats_are_written_exactly():
     out = io.StringIO(newline="")
-    row = ("p", "s", "", "", "r", "o", "", "", "", 0.1 + 0.2, "x")
+    row = ("p", "s", "", "", "r", "o", "", "", "", 0.1 + 0.2, "x", "")
     write_rows([row], out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue(), newline="")))
     assert float(rows[0]["confidence"]) == 0.1 + 0.2 and rows[0]["subject_label"] == ""

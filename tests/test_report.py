@@ -154,7 +154,7 @@ def test_report_without_the_analysis_extra_says_what_to_install(tiny_build, tmp_
 
     monkeypatch.setattr(report, "REPORT_MODULES", ("json", "kg_no_such_plotting_module"))
     assert main(["report", str(tiny_build), "--out", str(tmp_path / "r.html")]) == 2
-    assert "pip install 'kg[analysis]'" in capsys.readouterr().err
+    assert "pip install 'kg-lit[analysis]'" in capsys.readouterr().err
     assert not (tmp_path / "r.html").exists()
 
 

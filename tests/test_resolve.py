@@ -176,6 +176,38 @@ def test_generic_subject_rebinds_to_the_papers_own_method() -> None:
     assert all(not is_generic(e.label) for e in res.entities)
 
 
+def _sentences(text: str) -> tuple[tuple[int, int], ...]:
+    spans, start = [], 0
+    for end in [i + 1 for i, ch in enumerate(text) if ch == "."]:
+        spans.append((start, end))
+        start = end + 1
+    return tuple(spans)
+
+
+def test_a_subject_named_in_another_sentence_brings_that_sentence() -> None:
+    """A fact stated in a sentence about the task carries the sentence that names its method too."""
+    text = "Parsing is hard for long inputs. We propose FlashNet. FlashNet is evaluated on WikiText."
+    flash, task = mention(text, "FlashNet", "Method"), mention(text, "Parsing", "Task")
+    later = mention(text, "FlashNet", "Method", nth=1)
+    facts = (fact(text, Relation.ADDRESSES, flash, task), fact(text, Relation.EVALUATED_ON, later, mention(text, "WikiText", "Dataset")))
+    res = resolve([Paper("p1", text)], [Extraction("p1", (flash, task), facts, sentences=_sentences(text))])
+    by_relation = {f.relation: f for f in res.facts}
+    addresses, evaluated = by_relation["addresses"], by_relation["evaluatedOn"]
+    assert addresses.evidence == "Parsing is hard for long inputs."
+    assert addresses.subject_evidence == "We propose FlashNet." == text[addresses.subject_start : addresses.subject_end]
+    # Named in its own sentence: nothing more to carry.
+    assert evaluated.subject_evidence == "" and evaluated.subject_start == evaluated.subject_end == -1
+
+
+def test_a_rebound_generic_subject_brings_the_sentence_proposing_the_method() -> None:
+    text = "Parsing is hard. We propose FlashNet. Our approach is evaluated on WikiText."
+    flash, ours = mention(text, "FlashNet", "Method"), mention(text, "Our approach", "Method")
+    facts = (fact(text, Relation.PROPOSES, None, flash, confidence=0.8), fact(text, Relation.EVALUATED_ON, ours, mention(text, "WikiText", "Dataset")))
+    res = resolve([Paper("p1", text)], [Extraction("p1", (flash,), facts, sentences=_sentences(text))])
+    evaluated = next(f for f in res.facts if f.relation == "evaluatedOn")
+    assert evaluated.subject_evidence == "We propose FlashNet."
+
+
 def test_generic_subject_without_a_proposed_method_drops_the_fact() -> None:
     res = run(own_method_paper("Our approach", with_proposes=False))
     assert res.facts == ()

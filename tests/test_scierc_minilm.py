@@ -75,7 +75,7 @@ def test_missing_extra_is_a_one_line_error(monkeypatch):
     with pytest.raises(KgError) as info:
         require_extra()
     assert info.value.code == "E205"
-    assert "pip install 'kg[transformer]'" in str(info.value) and "\n" not in str(info.value)
+    assert "pip install 'kg-lit[transformer]'" in str(info.value) and "\n" not in str(info.value)
 
 
 def test_cli_reports_the_missing_extra_without_traceback(monkeypatch, capsys, tmp_path):

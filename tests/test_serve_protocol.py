@@ -336,7 +336,7 @@ def test_port_in_use_is_a_one_line_error(served):
 
 def test_without_the_extra_the_error_names_it(tmp_path):
     code, line = one_line_error(["serve", str(tmp_path)], env_code="sys.modules['uvicorn'] = None")
-    assert code == 2 and "E340" in line and "kg[serve]" in line
+    assert code == 2 and "E340" in line and "kg-lit[serve]" in line
 
 
 CHROMIUM = next((path for path in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(path).exists()), None)

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kg.errors import KgError, UserError
+from kg.errors import KgError, UserError, warning
 
 try:  # recent Typer vendors its own copy of Click; its exceptions are what the parser raises
     from typer._click import exceptions as click_errors
@@ -39,10 +39,19 @@ err = Console(stderr=True, soft_wrap=True, emoji=False)
 _STATE = {"debug": False, "quiet": False}
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from kg.pipeline.about import version
+
+        out.print(f"kg {version()}", markup=False, highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
 def _main(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for errors.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    _version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print kg's version and exit.")] = False,
 ) -> None:
     """kg: papers, methods, tasks, datasets and metrics as a queryable graph."""
     _STATE["debug"] = debug
@@ -166,6 +175,31 @@ def _cell(term: Any) -> str:
     return "" if term is None else str(to_python(term))
 
 
+# Characters a column of a SIMPLE_HEAD table without edges takes besides its text (padding and rule).
+_TABLE_GAP = 3
+_NARROWEST = 6
+
+
+def _fit_widths(widths: list[int], total: int) -> list[int]:
+    """Column widths that fit ``total`` characters: the widest columns give way first, and wrap.
+
+    Every column keeps at least a few characters (its whole text when shorter), so none is dropped.
+
+    >>> _fit_widths([5, 200, 9], 100)
+    [5, 77, 9]
+    >>> _fit_widths([3, 4], 100)
+    [3, 4]
+    """
+    budget = total - _TABLE_GAP * len(widths)
+    if sum(widths) <= budget:
+        return widths
+    floor = [min(w, _NARROWEST) for w in widths]
+    cap = max(widths)
+    while cap > _NARROWEST and sum(max(f, min(w, cap)) for f, w in zip(floor, widths)) > budget:
+        cap -= 1
+    return [max(f, min(w, cap)) for f, w in zip(floor, widths)]
+
+
 def _print_table(result: Any, page_rows: int = 500) -> None:
     """Print SELECT rows as a table, a page at a time, so rows show while the query runs."""
     from itertools import islice
@@ -181,13 +215,14 @@ def _print_table(result: Any, page_rows: int = 500) -> None:
             break
         if widths is None:
             # The first page sets the column widths; later pages wrap to them, so columns line up.
-            widths = [max([len(n)] + [len(r[i]) for r in page]) for i, n in enumerate(names)]
+            widths = _fit_widths([max([len(n)] + [len(r[i]) for r in page]) for i, n in enumerate(names)], out.width)
         table = Table(box=box.SIMPLE_HEAD, show_header=first, show_edge=False)
         for name, width in zip(names, widths):
             table.add_column(name, width=width, overflow="fold")
         for row in page:
             table.add_row(*row)
-        out.print(table, markup=False, highlight=False)
+        # Never narrower than the columns need: rich would otherwise drop columns to fit.
+        out.print(table, markup=False, highlight=False, width=max(out.width, sum(widths) + _TABLE_GAP * len(widths)))
         if len(page) < page_rows:
             break
 
@@ -207,8 +242,10 @@ def query(
     from kg.views.isolated import run_isolated
     from kg.views.results import write_csv, write_json, write_ntriples
     from kg.views.sparql import check_query
+    from kg.views.syntax import unknown_terms
 
     writers = {"csv": write_csv, "json": write_json}
+    fmt = fmt.lower()
     if fmt not in ("table", *writers):
         raise UserError("E305", name=fmt, choices="table, csv, json")
     if sparql.startswith("@"):
@@ -217,6 +254,8 @@ def query(
             raise UserError("E101", path=path)
         sparql = path.read_text(encoding="utf-8")
     check_query(sparql)  # before a graph file is parsed, which may take a while
+    for term, close in unknown_terms(sparql):
+        _warn(warning("W339", term=term, hint=f"; did you mean {close}?" if close else ""))
     store = open_graph(graph)
     with run_isolated(store, sparql, started=_STATE.get("started"), timeout=timeout or None, limit=limit or None, max_bytes=max_mb * 2**20 or None, memory=memory_mb * 2**20 or None) as result:
         if result.kind == "ask":
@@ -282,7 +321,8 @@ def explain(
         out.print("  surface forms: " + "; ".join(entity["forms"]), markup=False, highlight=False)
         out.print(f"  papers ({len(entity['papers'])}): " + ", ".join(entity["papers"]), markup=False, highlight=False)
         for fact in entity["facts"]:
-            out.print(f"  {fact['subject']} --{fact['relation']}--> {fact['object']}  [{fact['paper']}] {fact['evidence']}", markup=False, highlight=False)
+            named = f"{fact['subject_evidence']} … " if fact["subject_evidence"] else ""
+            out.print(f"  {fact['subject']} --{fact['relation']}--> {fact['object']}  [{fact['paper']}] {named}{fact['evidence']}", markup=False, highlight=False)
 
 
 @app.command()
@@ -295,6 +335,24 @@ def validate(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxig
     out.print(text, markup=False, highlight=False)
     if not conforms:
         raise typer.Exit(1)
+
+
+@app.command()
+def info(as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False) -> None:
+    """Versions of kg, Python, spaCy, the spaCy model, the shipped models and extractor, and which extras are installed."""
+    from kg.pipeline.about import installation
+
+    about = installation()
+    if as_json:
+        typer.echo(json.dumps(about, indent=2))
+        return
+    for key, value in about.items():
+        if isinstance(value, dict):
+            out.print(f"{key}:", markup=False, highlight=False)
+            for name, line in value.items():
+                out.print(f"  {name}: {line}", markup=False, highlight=False)
+        else:
+            out.print(f"{key}: {value}", markup=False, highlight=False)
 
 
 # ------------------------------------------------------------------------------------ serve

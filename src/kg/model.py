@@ -284,7 +284,11 @@ class ResolvedFact:
     """A fact whose ends are resolved entities (or the paper, or a URL).
 
     ``subject`` is an entity key, or ``None`` for the paper itself;
-    ``object`` is an entity key, or the URL for ``hasCode``.
+    ``object`` is an entity key, or the URL for ``hasCode``. When the evidence
+    sentence does not hold the subject's mention (a sentence about the task,
+    whose method is named in "We propose X"), ``subject_evidence`` is the
+    sentence that names the subject, with its offsets; else it is empty and
+    the offsets are -1, so a reader can check the fact from what it carries.
     """
 
     paper_id: str
@@ -296,6 +300,9 @@ class ResolvedFact:
     end: int
     extractor: str
     confidence: float
+    subject_evidence: str = ""
+    subject_start: int = -1  # offsets of the sentence naming the subject, or -1
+    subject_end: int = -1
 
 
 @dataclass(frozen=True)

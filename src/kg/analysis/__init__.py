@@ -24,7 +24,7 @@ NetworkX graph; nothing prints. Each table starts from a SPARQL query in
 - the report: :mod:`kg.analysis.report` (``kg report``), figures in
   :mod:`kg.analysis.plots`
 
-Needs pandas (and matplotlib for plots): ``pip install 'kg[analysis]'``.
+Needs pandas (and matplotlib for plots): ``pip install 'kg-lit[analysis]'``.
 """
 
 from kg.analysis.annotate import annotated_graph, write_gexf, write_graphml

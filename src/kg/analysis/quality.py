@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.analysis.queries import CONFIDENCES, FACT_SUPPORT, frame
+from kg.views.sparql import select
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from kg.store import KnowledgeGraph
 
-__all__ = ["confidences", "rejections", "support_by_relation", "support_share"]
+__all__ = ["checkable_evidence", "confidences", "rejections", "support_by_relation", "support_share"]
 
 
 def support_by_relation(graph: KnowledgeGraph) -> pd.DataFrame:
@@ -83,3 +84,23 @@ def rejections(build_dir: str | Path) -> pd.DataFrame:
             if isinstance(record, dict):
                 rows.append([str(record.get(c, "")) for c in columns])
     return pd.DataFrame(rows, columns=columns)
+
+
+_NAMES = "SELECT ?e ?name WHERE { { ?e rdfs:label ?name } UNION { ?e skos:altLabel ?name } }"
+_OWN = " (this paper)"  # the suffix of a paper's own unnamed method, not in its sentences
+
+
+def checkable_evidence(graph: KnowledgeGraph, relation: str = "addresses") -> tuple[int, int]:
+    """How many statements of ``relation`` a reader can check from their evidence, and how many there are.
+
+    A statement is checkable when its evidence (the sentence stating the fact and,
+    when the subject is named elsewhere, the sentence naming it: ``kg:subjectEvidence``)
+    holds the subject's label or one of its other names, case-insensitively (a paper's
+    own unnamed method counts without its " (this paper)" suffix).
+    """
+    names: dict[str, set[str]] = {}
+    for row in select(graph.store, _NAMES):
+        names.setdefault(row["e"], set()).add(row["name"].casefold().removesuffix(_OWN))
+    rows = [f for f in graph.facts() if f.relation == relation]
+    named = sum(any(n in f"{f.evidence} {f.subject_evidence}".casefold() for n in names.get(f.subject, ())) for f in rows)
+    return named, len(rows)

@@ -1,8 +1,11 @@
 """``facts.csv`` and ``results.csv``: one row per fact and supporting paper, one per numeric result.
 
 Columns, in order: ``paper_id, subject, subject_label, subject_type, relation,
-object, object_label, object_type, evidence, confidence, extractor``
-(:data:`FIELDS`). ``subject`` and ``object`` are IRIs (for ``hasCode`` the
+object, object_label, object_type, evidence, confidence, extractor,
+subject_evidence`` (:data:`FIELDS`). ``evidence`` is the sentence that states
+the fact; ``subject_evidence`` is the sentence that names its subject when that
+is another one ("We propose X." for a fact stated in a sentence about the
+task), else empty. ``subject`` and ``object`` are IRIs (for ``hasCode`` the
 object is the code's URL); ``confidence`` is a float written with Python's
 shortest exact ``repr``.
 
@@ -54,6 +57,7 @@ FIELDS: tuple[str, ...] = (
     "evidence",
     "confidence",
     "extractor",
+    "subject_evidence",
 )
 
 
@@ -73,7 +77,7 @@ def write_rows(rows: Iterable[Sequence[Any]], handle: IO[str], fields: Sequence[
 
     >>> import io
     >>> out = io.StringIO(newline="")
-    >>> write_rows([("p1", "s", 'a "b" c', "Method", "uses", "o", "a,b", "Method", "l1\\nl2", 0.5, "t")], out)
+    >>> write_rows([("p1", "s", 'a "b" c', "Method", "uses", "o", "a,b", "Method", "l1\\nl2", 0.5, "t", "")], out)
     1
     >>> out.getvalue().splitlines()[1]
     'p1,s,"a ""b"" c",Method,uses,o,"a,b",Method,"l1'

@@ -12,7 +12,8 @@ byte-identical page. What a reader can do with it:
   hyphens and plurals ignored); choosing one focuses its neighbourhood.
 - **Read** a node's details in a side panel (click, or Enter in the search):
   its names, type and support; an entity's facts grouped by relation with the
-  supporting papers and the evidence sentences (both mentions highlighted); a
+  supporting papers and the evidence sentences (both mentions highlighted, and
+  the sentence naming the subject when the stating one does not); a
   paper's title, authors, year, link, abstract and facts. Clicking an edge
   shows that fact. All of it is plain selectable text with working links.
 - **Filter** by type (the legend), relation, minimum support, minimum
@@ -36,7 +37,9 @@ the index is the id) with ``label``, ``type``, ``support``, ``x``, ``y``,
 ``iri`` and optionally ``alt`` (other names), ``paper`` (index into
 ``papers``), ``in`` (indexes of the papers mentioning it), ``link``; ``edges`` with ``from``, ``to``, ``rel``, ``support``,
 ``conf`` and ``ev``, a list of ``[paper index, sentence, [[start, end], ...]]``
-(mention offsets in UTF-16 code units, as JavaScript counts); ``papers`` with
+(mention offsets in UTF-16 code units, as JavaScript counts), followed by
+``naming sentence, [[start, end], ...]`` when the subject is named in another
+sentence of the abstract than the one stating the fact; ``papers`` with
 ``id`` and optionally ``title``, ``year``, ``authors``, ``link``, ``abstract``,
 ``node``; ``types``, ``relations``, ``colours`` and ``cap``. The script reads
 it through a *source* object, so a served page can fetch the same shapes:
@@ -224,14 +227,19 @@ def mention_spans(sentence: str, *names: Sequence[str]) -> list[list[int]]:
     >>> mention_spans("Nothing here.", ["BERT"])
     []
     """
-    spans: list[list[int]] = []
+    return [[_utf16(sentence, a), _utf16(sentence, b)] for a, b in mention_matches(sentence, *names)]
+
+
+def mention_matches(sentence: str, *names: Sequence[str]) -> list[tuple[int, int]]:
+    """:func:`mention_spans` in Python string offsets, in the order of ``names``."""
+    spans: list[tuple[int, int]] = []
     for forms in names:
         for form in sorted({f for f in forms if len(f.strip()) >= 2}, key=lambda f: (-len(f), f)):
             match = re.search(rf"(?<!\w){re.escape(form)}(?!\w)", sentence, flags=re.IGNORECASE)
             if match and not any(match.start() < end and start < match.end() for start, end in spans):
-                spans.append([match.start(), match.end()])
+                spans.append((match.start(), match.end()))
                 break
-    return [[_utf16(sentence, a), _utf16(sentence, b)] for a, b in spans]
+    return spans
 
 
 def paper_record(iri: str, fields: Mapping[str, Any], authors: Iterable[str] = ()) -> dict[str, Any]:
@@ -373,10 +381,15 @@ def explorer_payload(
         ends = [_names(graph.nodes[source]), _names(graph.nodes[target])]
         cited_by = _as_list(attrs.get("papers"))
         evidence = _as_list(attrs.get("evidence"))
+        naming = _as_list(attrs.get("subject_evidence"))
         sources = []
         for k, pid in enumerate(cited_by[:MAX_EVIDENCE]):
             sentence = _cut(evidence[k]) if k < len(evidence) else ""
-            sources.append([paper_index[pid], sentence, mention_spans(sentence, *ends) if sentence else []])
+            entry = [paper_index[pid], sentence, mention_spans(sentence, *ends) if sentence else []]
+            named = _cut(naming[k]) if k < len(naming) and naming[k] else ""
+            if named:  # the sentence naming the subject, when the evidence does not
+                entry += [named, mention_spans(named, *ends)]
+            sources.append(entry)
         edge: dict[str, Any] = {
             "from": ids[source],
             "to": ids[target],

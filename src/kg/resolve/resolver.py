@@ -98,6 +98,7 @@ def _inputs(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> list[
                     mentions=tuple(sorted({m for e in found for m in e.mentions}, key=lambda m: (_mention_id(m), repr(m)))),
                     facts=tuple(sorted({f for e in found for f in e.facts}, key=lambda f: (_fact_order(f), repr(f)))),
                     acronyms=tuple(sorted({a for e in found for a in e.acronyms}, key=repr)),
+                    sentences=tuple(sorted({s for e in found for s in e.sentences})),
                     results=tuple(sorted({r for e in found for r in e.results}, key=lambda r: (r.start, repr(r)))),
                 ),
             )
@@ -221,8 +222,8 @@ def _own_methods(
     types: dict[str, str],
     min_confidence: float,
 ) -> dict[str, str]:
-    """Paper id -> key of its proposed method (its most confident ``proposes`` of a Method)."""
-    own: dict[str, str] = {}
+    """Paper id -> key and mention of its proposed method (its most confident ``proposes`` of a Method)."""
+    own: dict[str, tuple[str, Mention]] = {}
     for paper, extraction in inputs:
         candidates = []
         for fact in extraction.facts:
@@ -233,9 +234,10 @@ def _own_methods(
                 and key is not None
                 and types[key] == EntityType.METHOD.value
             ):
-                candidates.append((-fact.confidence, fact.object.start, key))
+                candidates.append((-fact.confidence, fact.object.start, key, fact.object))
         if candidates:
-            own[paper.id] = min(candidates)[2]
+            best = min(candidates, key=lambda c: c[:3])
+            own[paper.id] = (best[2], best[3])
     return own
 
 
@@ -256,7 +258,7 @@ def _resolve_facts(
     best: dict[tuple[str, str, str | None, str], ResolvedFact] = {}
     for paper, extraction in inputs:
         for fact in extraction.facts:
-            reason, resolved = _resolve_fact(paper, fact, key_of, types, own.get(paper.id), min_confidence)
+            reason, resolved = _resolve_fact(paper, fact, key_of, types, own.get(paper.id), min_confidence, extraction.sentences)
             if resolved is None:
                 dropped[reason] += 1
                 continue
@@ -281,8 +283,9 @@ def _resolve_fact(
     fact: Fact,
     key_of: KeyOf,
     types: dict[str, str],
-    own_method: str | None,
+    own_method: tuple[str, Mention] | None,
     min_confidence: float,
+    sentences: Sequence[tuple[int, int]] = (),
 ) -> tuple[str, ResolvedFact | None]:
     """One fact rewritten to entity keys (with ``""`` or :data:`_REBOUND`), or why it is dropped."""
     relation = _RELATIONS.get(fact.relation)
@@ -294,11 +297,12 @@ def _resolve_fact(
     if not 0 <= start <= end <= len(paper.abstract):
         return "bad_offsets", None
     note = ""
-    subject_type, subject = "Paper", None
+    subject_type, subject, named = "Paper", None, fact.subject
     if fact.subject is not None:
         subject = key_of(paper.id, fact.subject)
         if subject is None and fact.subject.label in _TYPES and refers_to_own_method(fact.subject.text):
-            subject, note = own_method, _REBOUND
+            subject, named = own_method if own_method is not None else (None, None)
+            note = _REBOUND
         if subject is None:
             return "generic_subject" if is_generic(fact.subject.text) else "unresolved_subject", None
         subject_type = types[subject]
@@ -314,6 +318,7 @@ def _resolve_fact(
         return "signature", None
     if subject == obj:
         return "self_loop", None
+    named_start, named_end = _naming_sentence(named, (start, end), sentences)
     resolved = ResolvedFact(
         paper_id=paper.id,
         relation=relation.value,
@@ -324,8 +329,27 @@ def _resolve_fact(
         end=end,
         extractor=fact.extractor,
         confidence=fact.confidence,
+        subject_evidence=paper.abstract[named_start:named_end] if named_start >= 0 else "",
+        subject_start=named_start,
+        subject_end=named_end,
     )
     return note, resolved
+
+
+def _naming_sentence(named: Mention | None, evidence: tuple[int, int], sentences: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """The offsets of the sentence holding the subject's mention when the evidence sentence does not; else (-1, -1).
+
+    >>> _naming_sentence(Mention(30, 35, "Method", "FooNet"), (0, 20), [(0, 20), (21, 40)])
+    (21, 40)
+    >>> _naming_sentence(Mention(3, 9, "Method", "FooNet"), (0, 20), [(0, 20), (21, 40)])
+    (-1, -1)
+    """
+    if named is None or evidence[0] <= named.start < evidence[1]:
+        return -1, -1
+    for start, end in sentences:
+        if start <= named.start < end:
+            return start, end
+    return -1, -1
 
 
 def resolve(

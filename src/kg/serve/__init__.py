@@ -1,7 +1,7 @@
 """``kg serve``: a read-only SPARQL 1.1 Protocol endpoint over a build's on-disk store.
 
 The server is a small Starlette app run by uvicorn (the ``serve`` extra,
-``pip install 'kg[serve]'``); queries run in a pool of worker processes, each
+``pip install 'kg-lit[serve]'``); queries run in a pool of worker processes, each
 holding the store open read-only, so a query that runs past the timeout is
 stopped by ending its process. Nothing in the rest of ``kg`` imports this
 package, and importing it imports neither Starlette nor uvicorn: the app lives

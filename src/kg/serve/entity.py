@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kg.export.html import mention_matches
 from kg.serve.folder import Generation
 from kg.serve.worker import select
 
@@ -21,10 +22,11 @@ _IN = """SELECT ?e ?s ?p ?label WHERE {
   ?s ?p ?e . FILTER NOT EXISTS { ?s a rdf:Statement } OPTIONAL { ?s rdfs:label ?label }
 } ORDER BY ?p ?s LIMIT 2000"""
 
-_EVIDENCE = """SELECT ?e ?st ?s ?sl ?p ?o ?ol ?paper ?pl ?evidence ?confidence ?extractor WHERE {
+_EVIDENCE = """SELECT ?e ?st ?s ?sl ?p ?o ?ol ?paper ?pl ?evidence ?named ?confidence ?extractor WHERE {
   { ?st rdf:subject ?e } UNION { ?st rdf:object ?e } UNION { ?st prov:wasDerivedFrom ?e }
   ?st a rdf:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ;
       prov:wasDerivedFrom ?paper ; kg:evidence ?evidence ; kg:confidence ?confidence ; kg:extractor ?extractor .
+  OPTIONAL { ?st kg:subjectEvidence ?named }
   OPTIONAL { ?s rdfs:label ?sl } OPTIONAL { ?o rdfs:label ?ol } OPTIONAL { ?paper rdfs:label ?pl }
 } ORDER BY ?p ?s ?o ?paper LIMIT 2000"""
 
@@ -34,6 +36,21 @@ _LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 def _value(cell: dict[str, Any] | None) -> str:
     return "" if cell is None else cell["value"]
+
+
+def marked(sentence: str, *labels: str) -> list[tuple[str, bool]]:
+    """``sentence`` cut into pieces, each marked when it names one of ``labels`` (the page highlights those).
+
+    >>> marked("We propose FooNet for parsing.", "FooNet", "parsing")
+    [('We propose ', False), ('FooNet', True), (' for ', False), ('parsing', True), ('.', False)]
+    """
+    names = [[label, label.removesuffix(" (this paper)")] for label in labels if label]
+    pieces, at = [], 0
+    for start, end in sorted(mention_matches(sentence, *names)):
+        pieces += [(sentence[at:start], False), (sentence[start:end], True)]
+        at = end
+    pieces.append((sentence[at:], False))
+    return [piece for piece in pieces if piece[0]]
 
 
 def describe(store: str, generation: Generation, iri: str) -> dict[str, Any]:
@@ -61,6 +78,8 @@ def describe(store: str, generation: Generation, iri: str) -> dict[str, Any]:
             "paper": row["paper"]["value"],
             "paper_label": _value(row["pl"]),
             "evidence": row["evidence"]["value"],
+            "evidence_parts": marked(row["evidence"]["value"], _value(row["sl"]), _value(row["ol"])),
+            "naming_parts": marked(_value(row["named"]), _value(row["sl"]), _value(row["ol"])),
             "confidence": row["confidence"]["value"],
             "extractor": row["extractor"]["value"],
         }

@@ -67,8 +67,9 @@ _JSON = "application/json"
 
 _PAPER_FIELDS = """OPTIONAL { ?paper dcterms:title ?title } OPTIONAL { ?paper dcterms:date ?year }
   OPTIONAL { ?paper kg:doi ?doi } OPTIONAL { ?paper schema:url ?url }"""
-_EVIDENCE = f"""SELECT ?s ?p ?o ?paper ?id ?ev ?title ?year ?doi ?url WHERE {{
+_EVIDENCE = f"""SELECT ?s ?p ?o ?paper ?id ?ev ?named ?title ?year ?doi ?url WHERE {{
   ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; prov:wasDerivedFrom ?paper ; kg:evidence ?ev .
+  OPTIONAL {{ ?st kg:subjectEvidence ?named }}
   ?paper dcterms:identifier ?id . {_PAPER_FIELDS}
 }} ORDER BY ?id ?title ?year ?doi ?url LIMIT """
 _MENTIONS = f"""SELECT ?n ?paper ?id ?title ?year ?doi ?url WHERE {{
@@ -173,10 +174,11 @@ def _piece(store: ox.Store, index: GraphIndex, nodes: list[int], edges: list[int
         rows = _rows(store, _EVIDENCE + str(share if centre in (s, o) else FEW_EVIDENCE), **ends)
         papers = [cite(row) for row in rows]
         evidence = [row["ev"] for row in rows]
+        naming = [row.get("named") or "" for row in rows]
         counted = _rows(store, _SUPPORT, **ends)
         support = int(counted[0]["n"]) if counted else len(papers)
         confidence = float(counted[0]["conf"]) if counted and "conf" in counted[0] else None
-        graph.add_edge(ends["s"], ends["o"], key=relation, relation=relation, support=support, papers=papers, evidence=evidence, confidence=confidence)
+        graph.add_edge(ends["s"], ends["o"], key=relation, relation=relation, support=support, papers=papers, evidence=evidence, subject_evidence=naming, confidence=confidence)
     mentions: dict[str, list[str]] = {}
     if centre is not None and index.types[centre] != "Paper":
         named = sorted({cite(row) for row in _rows(store, _MENTIONS, n=index.iris[centre])})

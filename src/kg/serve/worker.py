@@ -18,6 +18,7 @@ import pyoxigraph as ox
 from kg.errors import KgError, UserError
 from kg.serve.folder import Generation
 from kg.views.sparql import check_query
+from kg.views.syntax import syntax_error
 from kg.serve.results import Answer, render
 from kg.store.namespace import PREFIXES
 
@@ -81,7 +82,7 @@ def answer(job: Job) -> Answer:
             result = store.query(job.sparql, prefixes=PREFIXES, default_graph=_graphs(job.default_graphs), named_graphs=_graphs(job.named_graphs))
             return render(result, job.accept, job.fmt, job.limit, job.max_bytes)
         except SyntaxError as error:
-            raise UserError("E303", reason=" ".join(str(error).split())) from None
+            raise syntax_error(job.sparql, str(error)) from None
         except ValueError as error:  # a bad graph IRI in the request
             raise UserError("E303", reason=" ".join(str(error).split())) from None
         except OSError as error:  # the store opened; the query itself failed

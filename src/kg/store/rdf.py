@@ -136,6 +136,10 @@ def fact_triples(fact: ResolvedFact) -> Iterator[ox.Triple]:
     yield ox.Triple(statement, _kg("evidence"), text_literal(fact.evidence))
     yield ox.Triple(statement, _kg("evidenceStart"), ox.Literal(str(fact.start), datatype=_INTEGER))
     yield ox.Triple(statement, _kg("evidenceEnd"), ox.Literal(str(fact.end), datatype=_INTEGER))
+    if fact.subject_evidence:
+        yield ox.Triple(statement, _kg("subjectEvidence"), text_literal(fact.subject_evidence))
+        yield ox.Triple(statement, _kg("subjectEvidenceStart"), ox.Literal(str(fact.subject_start), datatype=_INTEGER))
+        yield ox.Triple(statement, _kg("subjectEvidenceEnd"), ox.Literal(str(fact.subject_end), datatype=_INTEGER))
     yield ox.Triple(statement, _kg("confidence"), confidence_literal(fact.confidence))
     yield ox.Triple(statement, _kg("extractor"), text_literal(fact.extractor))
 

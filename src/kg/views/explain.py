@@ -11,7 +11,7 @@ from kg.errors import UserError
 from kg.views.facts import facts
 from kg.views.sparql import select
 
-__all__ = ["explain"]
+__all__ = ["explain", "similar_labels"]
 
 _FIND = """
 SELECT DISTINCT ?e ?type ?label ?wanted WHERE {
@@ -22,8 +22,29 @@ SELECT DISTINCT ?e ?type ?label ?wanted WHERE {
 } ORDER BY ?e
 """
 
+_NAMES = """
+SELECT DISTINCT ?name WHERE {
+  ?e a ?type . VALUES ?type { kg:Method kg:Task kg:Dataset kg:Metric }
+  { ?e rdfs:label ?name } UNION { ?e skos:altLabel ?name }
+}
+"""
 _FORMS = "SELECT ?f ?e WHERE { { ?e rdfs:label ?f } UNION { ?e skos:altLabel ?f } } ORDER BY ?f"
 _PAPERS = "SELECT ?id ?e WHERE { ?e kg:mentionedIn ?p . ?p dcterms:identifier ?id } ORDER BY ?id"
+
+
+def similar_labels(store: ox.Store, label: str, limit: int = 3) -> list[str]:
+    """The labels and other names of entities closest to ``label`` (for a "did you mean"), best first.
+
+    A name that starts with the typed words ranks first, then close spellings (rapidfuzz).
+    """
+    from rapidfuzz import fuzz, process
+
+    names = [row["name"] for row in select(store, _NAMES)]
+    wanted = label.casefold().strip()
+    starts = sorted((n for n in names if n.casefold().startswith(wanted)), key=len)[:limit] if wanted else []
+    close = process.extract(label, names, scorer=fuzz.ratio, processor=str.casefold, limit=limit * 3, score_cutoff=70)
+    ranked = dict.fromkeys([*starts, *(name for name, _, _ in sorted(close, key=lambda c: (-c[1], len(c[0]))))])
+    return list(ranked)[:limit]
 
 
 def explain(store: ox.Store, label: str, source: str | Path = "the graph") -> list[dict[str, Any]]:
@@ -34,7 +55,9 @@ def explain(store: ox.Store, label: str, source: str | Path = "the graph") -> li
     """
     found = select(store, _FIND, {"wanted": label})
     if not found:
-        raise UserError("E308", label=label, path=source)
+        close = similar_labels(store, label)
+        hint = f" (did you mean {' or '.join(repr(name) for name in close)}?)" if close else ""
+        raise UserError("E308", label=label, path=source, hint=hint)
     every_fact = facts(store)
     entities = []
     for row in found:
@@ -47,7 +70,7 @@ def explain(store: ox.Store, label: str, source: str | Path = "the graph") -> li
                 "forms": [r["f"] for r in select(store, _FORMS, node)],
                 "papers": [r["id"] for r in select(store, _PAPERS, node)],
                 "facts": [
-                    {"subject": f.subject_label, "relation": f.relation, "object": f.object_label, "paper": f.paper_id, "evidence": f.evidence}
+                    {"subject": f.subject_label, "relation": f.relation, "object": f.object_label, "paper": f.paper_id, "evidence": f.evidence, "subject_evidence": f.subject_evidence}
                     for f in every_fact
                     if row["e"] in (f.subject, f.object)
                 ],

@@ -16,10 +16,11 @@ __all__ = ["NODE_TYPES", "FactRow", "facts", "labels", "local_name", "node_types
 NODE_TYPES: dict[str, str] = vocab.NODE_TYPES
 
 _STATEMENTS = """
-SELECT ?s ?p ?o ?paper ?id ?ev ?c ?x WHERE {
+SELECT ?s ?p ?o ?paper ?id ?ev ?c ?x ?named WHERE {
   ?st a rdf:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ;
       prov:wasDerivedFrom ?paper ; kg:evidence ?ev ; kg:confidence ?c ; kg:extractor ?x .
   ?paper dcterms:identifier ?id .
+  OPTIONAL { ?st kg:subjectEvidence ?named }
 }
 """
 
@@ -38,6 +39,8 @@ class FactRow(NamedTuple):
     evidence: str
     confidence: float
     extractor: str
+    #: The sentence naming the subject when ``evidence`` does not (``kg:subjectEvidence``), else "".
+    subject_evidence: str = ""
 
 
 def local_name(iri: str) -> str:
@@ -79,6 +82,7 @@ def facts(store: ox.Store) -> list[FactRow]:
                 evidence=row["ev"],
                 confidence=row["c"],
                 extractor=row["x"],
+                subject_evidence=row["named"] or "",
             )
         )
     rows.sort()

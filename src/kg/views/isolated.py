@@ -89,7 +89,7 @@ def _child(store: ox.Store, sparql: str, substitutions: Any, limit: int | None, 
         out.send(("rows", batch, None))
         out.send(("end", None, None))
     except _QUERY_ERRORS as error:
-        out.send(("error", _user_error(error), None))
+        out.send(("error", _user_error(error, sparql), None))
     except MemoryError:
         out.send(("memory", None, None))
 

@@ -22,7 +22,9 @@ def to_networkx(store: ox.Store, rows: Iterable[FactRow] | None = None) -> nx.Mu
     Nodes are IRIs with ``type``, ``label``, ``alt_labels`` and ``support``
     (papers mentioning it; for a paper, 1); edges are keyed by relation and
     carry ``relation``, ``support`` (number of papers), ``papers``,
-    ``evidence`` (one sentence per paper) and ``confidence`` (the highest).
+    ``evidence`` (one sentence per paper), ``subject_evidence`` (per paper, the
+    sentence naming the subject when the evidence does not, else "") and
+    ``confidence`` (the highest).
     Each call builds a new graph, so editing it never touches the store.
     ``rows`` passes :func:`kg.views.facts.facts` when the caller already has them.
     """
@@ -39,9 +41,10 @@ def to_networkx(store: ox.Store, rows: Iterable[FactRow] | None = None) -> nx.Mu
     edges: dict[tuple[str, str, str], dict[str, Any]] = {}
     for fact in facts(store) if rows is None else rows:
         key = (fact.subject, fact.object, fact.relation)
-        edge = edges.setdefault(key, {"relation": fact.relation, "papers": [], "evidence": [], "confidence": 0.0})
+        edge = edges.setdefault(key, {"relation": fact.relation, "papers": [], "evidence": [], "subject_evidence": [], "confidence": 0.0})
         edge["papers"].append(fact.paper_id)
         edge["evidence"].append(fact.evidence)
+        edge["subject_evidence"].append(fact.subject_evidence)
         edge["confidence"] = max(edge["confidence"], fact.confidence)
     for (s, o, relation), attrs in sorted(edges.items()):
         for node in (s, o):

@@ -50,6 +50,7 @@ import pyoxigraph as ox
 from kg.errors import UserError
 from kg.store.namespace import PREFIXES
 from kg.views.offline import refuse_network
+from kg.views.syntax import syntax_error
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -119,9 +120,11 @@ def _substitutions(bindings: Mapping[str, Any] | None) -> dict[ox.Variable, Term
 _QUERY_ERRORS = (SyntaxError, OSError, RuntimeError, ValueError)
 
 
-def _user_error(error: Exception) -> UserError:
-    reason = " ".join(str(error).split())
-    return UserError("E303", reason=reason) if isinstance(error, SyntaxError) else UserError("E334", reason=reason)
+def _user_error(error: Exception, sparql: str) -> UserError:
+    """The one-line error for what pyoxigraph raised: a syntax error said plainly (:mod:`kg.views.syntax`), or E334."""
+    if isinstance(error, SyntaxError):
+        return syntax_error(sparql, str(error))
+    return UserError("E334", reason=" ".join(str(error).split()))
 
 
 def check_query(sparql: str) -> None:
@@ -143,7 +146,7 @@ def query(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = Non
     try:
         return store.query(sparql, prefixes=PREFIXES, substitutions=_substitutions(bindings))
     except _QUERY_ERRORS as error:
-        raise _user_error(error) from None
+        raise _user_error(error, sparql) from None
 
 
 def select(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -162,9 +165,10 @@ _BATCH_SECONDS = 0.05  # ...or fewer, when rows come slowly, so the first ones s
 class _Worker(threading.Thread):
     """Runs one query and hands its results over in batches through a bounded queue."""
 
-    def __init__(self, evaluate: Callable[[], Any], limit: int | None) -> None:
+    def __init__(self, evaluate: Callable[[], Any], limit: int | None, sparql: str) -> None:
         super().__init__(name="kg-sparql", daemon=True)
         self.evaluate = evaluate
+        self.sparql = sparql
         self.limit = limit
         self.out: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=8)
         self.stop = threading.Event()
@@ -189,7 +193,7 @@ class _Worker(threading.Thread):
                 return
             self._stream(iter(result))
         except _QUERY_ERRORS as error:
-            self._put("error", _user_error(error))
+            self._put("error", _user_error(error, self.sparql))
 
     def _stream(self, items: Iterator[Any]) -> None:
         batch: list[Any] = []
@@ -330,7 +334,7 @@ def run_query(
         raise UserError("E311", reason="the timeout and the row limit must not be negative")
     check_query(sparql)
     substitutions = _substitutions(bindings)
-    worker = _Worker(lambda: store.query(sparql, prefixes=PREFIXES, substitutions=substitutions), limit or None)
+    worker = _Worker(lambda: store.query(sparql, prefixes=PREFIXES, substitutions=substitutions), limit or None, sparql)
     deadline = time.monotonic() + timeout if timeout else None
     worker.start()
     return QueryStream(worker, deadline, timeout)

@@ -470,6 +470,13 @@
         if (onlyPaper !== undefined && source[0] !== onlyPaper) { return; }
         var row = el("li");
         if (onlyPaper === undefined) { row.appendChild(paperLine(source[0])); }
+        if (source[3]) {  // the subject is named in another sentence: show that one too
+          var named = highlighted(source[3], source[4]);
+          named.classList.add("naming");
+          named.title = "The sentence that names " + model.nodes[edge.from].label;
+          row.appendChild(named);
+          row.appendChild(el("span", "meta", " … "));
+        }
         if (source[1]) { row.appendChild(highlighted(source[1], source[2])); }
         list.appendChild(row);
       });
@@ -651,7 +658,7 @@
       });
       part.edges.forEach(function (edge) {
         var copy = Object.assign({}, edge, {from: nodes[edge.from], to: nodes[edge.to]});
-        copy.ev = edge.ev.map(function (item) { return [papers[item[0]], item[1], item[2]]; });
+        copy.ev = edge.ev.map(function (item) { return [papers[item[0]]].concat(item.slice(1)); });
         var e = edgeOf.get(edgeKey(copy));
         if (e !== undefined) {
           if (copy.ev.length > data.edges[e].ev.length) { data.edges[e].ev = copy.ev; }
