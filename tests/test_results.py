@@ -267,3 +267,22 @@ def test_the_engine_exports_carry_the_results(tmp_path):
     assert result_quads and all(q.rstrip(" .").endswith(("/paper/p1>", "/paper/p2>")) for q in result_quads)
     graph = nx.read_graphml(tmp_path / "graph.graphml")
     assert sorted(a["value_text"] for _, a in graph.nodes(data=True) if a.get("type") == "Result") == ["12.0", "14.5", "80.0"]
+
+
+def test_the_entity_pages_of_a_method_and_a_dataset_list_their_results(tmp_path):
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    import urllib.parse
+
+    from .serve_build import Server, http, make_build
+
+    server = Server(make_build(tmp_path / "build", _graph()))
+    try:
+        pages = {}
+        for name in ("method/a", "dataset/set"):
+            status, _, body = http(server.url + "entity?" + urllib.parse.urlencode({"iri": f"https://w3id.org/kg-lit/id/{name}"}))
+            assert status == 200
+            pages[name] = body.decode("utf-8")
+    finally:
+        server.stop()
+    assert "Reported results" in pages["method/a"] and "<mark>12.0</mark>" in pages["method/a"] and '<td class="value">14.5' not in pages["method/a"]
+    assert all(f'<td class="value">{value}' in pages["dataset/set"] for value in ("12.0", "14.5", "80.0"))
