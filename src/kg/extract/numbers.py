@@ -136,6 +136,16 @@ def number_candidates(sentence: str) -> list[NumberCandidate]:
             continue
         if re.match(r"^\s?(?:[kKMB]|-bit|-shot|-way|-layer)\b", after) and unit_raw in ("", "x"):
             continue
+        if re.match(r"^\s*(?:\d|10\s*\^|\\?cdot)", after) and unit_raw in ("x", "×", "X"):
+            continue  # "160 × 160" (a size) or "5 × 10^-6" (a mantissa)
+        if re.search(r"\d\s*[x×X]\s*$", before):
+            continue  # the second factor of "160 × 160"
+        if not unit_raw and re.search(r"\b[A-Z][A-Za-z]*\s$", before) and not re.match(r"^\s*[a-z]", after):
+            continue  # a version or a setting after a name: "Web 2.0", "TM 4.0", "NFE 500"
+        if re.search(r"\b(?:e\.g\.|i\.e\.|such as)[^.;]{0,20}$", before):
+            continue  # an example, not an outcome
+        if not unit_raw and re.fullmatch(r"[01]", value):
+            continue  # "converges to 0", "a rank of 1" are not outcomes without a unit
         unit = _UNITS.get(unit_raw.lower(), _UNITS.get(unit_raw, unit_raw)) if unit_raw else None
         if unit is None and value.endswith(("%", "x", "×")) and not re.search(r"(?:-|–|—|~|to)", value):
             value, unit = value.rstrip("%x×\\ "), "%" if value.endswith("%") else "x"
