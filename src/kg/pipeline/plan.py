@@ -31,18 +31,38 @@ def model_fingerprint(scierc_model: str | None = None) -> str:
     ``kg train facts`` re-extracts papers instead of reusing what the old model
     found. A MiniLM model builds on the default one, so both folders count, and
     the fact-confidence model (:data:`kg.extract.pairs.MODEL_PATH`) counts always.
+    So do the extractors' own code and word tables (:func:`extractor_code_hash`):
+    an edited rule or word list re-extracts, whether or not someone bumped
+    ``EXTRACTOR_VERSION``.
     """
     from importlib.resources import files
 
     from kg.extract.pairs import MODEL_PATH
 
     default = Path(str(files("kg.extract.scierc").joinpath("model")))
-    parts = [_folder_hash(default), _file_hash(MODEL_PATH)]
+    parts = [_folder_hash(default), _file_hash(MODEL_PATH), extractor_code_hash()]
     if scierc_model is not None:
         from kg.extract.scierc.model_files import resolve_model_dir
 
         parts.append(_folder_hash(resolve_model_dir(scierc_model)))
     return hashlib.sha256("+".join(parts).encode()).hexdigest()[:12]
+
+
+def extractor_code_hash() -> str:
+    """A short hash of what extraction runs: the Python files and word tables of ``kg.extract``.
+
+    Trained model folders are left to :func:`model_fingerprint`'s own parts, and
+    compiled caches (``__pycache__``) are not what runs.
+    """
+    from importlib.resources import files
+
+    root = Path(str(files("kg.extract")))
+    paths = sorted(
+        p for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and "model" not in p.relative_to(root).parts[:-1]
+        and "model_minilm" not in p.relative_to(root).parts[:-1] and p.suffix in (".py", ".json", ".txt", ".cfg")
+    )
+    return _hash_files(root, tuple((p, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
 
 
 def _file_hash(path: Path) -> str:
