@@ -55,7 +55,7 @@ def main() -> int:
     print(f"results: {len(rows)} in {len({r.paper_id for r in rows})} papers; " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     boards = leaderboards(graph.store)
     if boards:
-        (task, dataset, metric), board = next(iter(boards.items()))
+        (dataset, metric), board = next(iter(boards.items()))
         print(f"busiest leaderboard: dataset {dataset!r}, metric {board[0].metric_label!r} ({len(board)} results)")
         with run_named(graph.store, "leaderboard", dataset_label=dataset, metric_label=board[0].metric_label) as answer:
             for rank, row in enumerate(answer, 1):

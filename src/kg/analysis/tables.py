@@ -259,7 +259,7 @@ def trends(graph: KnowledgeGraph, kind: str = "Task", top: int = 8) -> pd.DataFr
 
 
 def result_leaderboards(graph: KnowledgeGraph, *, boards: int | None = None, rows: int | None = None, min_entries: int = 1) -> pd.DataFrame:
-    """Reported numbers ranked: per (task, dataset, metric), the absolute results best first.
+    """Reported numbers ranked: per (dataset, metric), the absolute results best first.
 
     One row per result: ``task``, ``dataset``, ``metric``, ``rank``, ``method``,
     ``value`` (a number), ``value_text`` and ``unit`` as written, ``direction``
@@ -279,11 +279,11 @@ def result_leaderboards(graph: KnowledgeGraph, *, boards: int | None = None, row
 
     columns = ["task", "dataset", "metric", "rank", "method", "value", "value_text", "unit", "direction", "paper", "evidence"]
     found = []
-    for number, ((task, dataset, _), board) in enumerate(leaderboards(graph.store, min_entries=min_entries).items()):
+    for number, ((dataset, _), board) in enumerate(leaderboards(graph.store, min_entries=min_entries).items()):
         if boards is not None and number >= boards:
             break
         for rank, row in enumerate(board[:rows] if rows else board, 1):
-            found.append([task, dataset, row.metric_label, rank, row.method_label, float(row.value), row.value_text, row.unit, direction(row.metric_label), row.paper_id, row.evidence])
+            found.append([row.task_label, dataset, row.metric_label, rank, row.method_label, float(row.value), row.value_text, row.unit, direction(row.metric_label), row.paper_id, row.evidence])
     return pd.DataFrame(found, columns=columns)
 
 

@@ -212,6 +212,11 @@ def find_results(
                 continue
             if candidate.unit not in _UNIT_RESULTS and not metrics and not re.search(r"\d\.\d", candidate.value):
                 continue
+            following = re.match(r"\s*([A-Z][A-Z0-9-]+)\b", sentence[candidate.end:])
+            if candidate.unit is None and following and not any(m.start <= start + candidate.end + following.start(1) < m.end for m in metrics):
+                continue  # "at 5 NFE", "with 8 GPU": a setting named by an acronym that is no metric
+            if candidate.unit is None and not decimal and re.search(r"\b(?:at|with|using|under|for)\s+$", sentence[:candidate.start]):
+                continue  # "at 5 steps": an integer setting
             kind = result_kind(sentence, candidate, metric_text or (measure_of(at) if measure_of else None))
             right_after = sentence[candidate.end:candidate.end + 20]
             if kind == "relative" and _SPEED.search(right_after) and (metric_text is None or not _RESOURCE.search(metric_text)):

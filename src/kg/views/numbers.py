@@ -1,7 +1,7 @@
 """Numeric results as rows (``results.csv``) and as leaderboards.
 
-A leaderboard is, for one (task, dataset, metric), the absolute results ordered
-best first, each with its method, paper and evidence sentence; "best" follows
+A leaderboard is, for one (dataset, metric), the absolute results ordered
+best first (each with its task where the abstract names one), each with its method, paper and evidence sentence; "best" follows
 whether a higher or a lower value is better for the metric, from the data table
 ``kg/views/data/metric_directions.v1.json`` (a metric not in it is ordered
 higher-is-better and marked ``direction = "unknown"``). Improvements claimed
@@ -149,15 +149,17 @@ def results(store: ox.Store) -> list[ResultRow]:
     return rows
 
 
-def _board_key(row: ResultRow) -> tuple[str, str, str]:
-    return (row.task_label, row.dataset_label, row.metric_label.lower())
+def _board_key(row: ResultRow) -> tuple[str, str]:
+    return (row.dataset_label, row.metric_label.lower())
 
 
-def leaderboards(store: ox.Store, *, min_entries: int = 1) -> dict[tuple[str, str, str], list[ResultRow]]:
-    """Absolute results grouped by (task, dataset, metric), each list ordered best first.
+def leaderboards(store: ox.Store, *, min_entries: int = 1) -> dict[tuple[str, str], list[ResultRow]]:
+    """Absolute results grouped by (dataset, metric), each list ordered best first.
 
-    Only results that name a dataset and a metric are ranked; groups with fewer
-    than ``min_entries`` results are left out. Biggest boards first.
+    A board is one dataset and one metric (the metric compared case-insensitively);
+    each row keeps its task (``task_label``), which abstracts often name apart from
+    the benchmark. Only results that name a dataset and a metric are ranked; groups
+    with fewer than ``min_entries`` results are left out. Biggest boards first.
     """
     boards: dict[tuple[str, str, str], list[ResultRow]] = {}
     for row in results(store):
@@ -167,17 +169,18 @@ def leaderboards(store: ox.Store, *, min_entries: int = 1) -> dict[tuple[str, st
     for key, rows in sorted(boards.items(), key=lambda item: (-len(item[1]), item[0])):
         if len(rows) < min_entries:
             continue
-        lower = direction(key[2]) == "lower"
+        lower = direction(key[1]) == "lower"
         ordered[key] = sorted(rows, key=lambda r: (Decimal(r.value) if lower else -Decimal(r.value), r.method_label, r.paper_id))
     return ordered
 
 
 def leaderboard(store: ox.Store, dataset: str, metric: str, task: str | None = None) -> list[ResultRow]:
-    """One leaderboard: the absolute results on ``dataset`` by ``metric`` (labels, case-insensitive), best first."""
+    """One leaderboard: the absolute results on ``dataset`` by ``metric`` (labels, case-insensitive), best first;
+    ``task`` keeps the rows of one task."""
     wanted = (dataset.lower(), metric.lower())
     rows = [
         r for key, board in leaderboards(store).items() for r in board
-        if (key[1].lower(), key[2]) == wanted and (task is None or key[0].lower() == task.lower())
+        if (key[0].lower(), key[1]) == wanted and (task is None or r.task_label.lower() == task.lower())
     ]
     lower = direction(metric) == "lower"
     return sorted(rows, key=lambda r: (Decimal(r.value) if lower else -Decimal(r.value), r.method_label, r.paper_id))
