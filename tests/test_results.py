@@ -59,6 +59,8 @@ def test_canonical_numbers(value, number):
         ("LynxNet improves F1 by 13% over the baseline.", ["improvement"]),
         ("LynxNet gains +2.0 BLEU.", ["improvement"]),
         ("LynxNet is 3x faster and uses 40% less memory.", ["relative", "relative"]),
+        ("LynxNet achieves an accuracy of 93.2% on Reef.", ["absolute"]),
+        ("LynxNet yields improvements of 5.1% over prior work.", ["improvement"]),
     ],
 )
 def test_result_kinds(sentence, kinds):
@@ -94,6 +96,14 @@ def test_a_result_gets_method_metric_dataset_and_reference():
     ]
     assert found[0].metric_text == "accuracy" and found[0].compared_to is None
     assert found[1].compared_to.text == "ViT-B" and found[1].metric_text == "speedup"
+
+
+def test_a_reference_that_is_no_entity_is_kept_as_written():
+    text = "We propose TideNet. TideNet outperforms state-of-the-art baselines by 4.2% on HarborFlow."
+    own = _mention("TideNet", text, "Method")
+    mentions = [own, _mention("TideNet", text, "Method", 10), _mention("HarborFlow", text, "Dataset")]
+    found = find_results(text, _sentences(text), mentions, [Fact("proposes", None, own, (0, 19), "t", 0.9)])
+    assert [(r.value, r.kind, r.compared_to, r.compared_text) for r in found] == [("4.2", "improvement", None, "state-of-the-art baselines")]
 
 
 def test_from_a_to_b_gives_the_first_value_to_the_reference():

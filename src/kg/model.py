@@ -205,6 +205,7 @@ class Result:
     extractor: str
     confidence: float
     method_text: str | None = None  # the method as the sentence names it ("our estimator"), when not its mention
+    compared_text: str | None = None  # the reference as written ("state-of-the-art baselines"), also when no mention
 
 
 @dataclass(frozen=True)
@@ -334,6 +335,7 @@ class ResolvedResult:
     compared_to: str | None
     extractor: str
     confidence: float
+    compared_text: str | None = None
 
 
 @dataclass(frozen=True)

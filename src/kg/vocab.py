@@ -135,6 +135,7 @@ OTHER_TERMS: tuple[str, ...] = (
     "comparedTo",
     "methodLabel",
     "metricLabel",
+    "comparedToLabel",
     "value",
     "valueText",
     "unit",

@@ -67,7 +67,13 @@ _IMPROVEMENT_AFTER = re.compile(
     r"better|lower|reduction|decrease|drop|margin|over|above|more|less|relative)",
     re.IGNORECASE,
 )
-_IMPROVEMENT_BEFORE = re.compile(r"(?:\bby|\bof|\bgains?|\bimprov\w*|\bboost\w*|\bincrease\w*|\breduc\w*|\boutperform\w*|\bsurpass\w*)\s+(?:up\s+to\s+|over\s+|about\s+|around\s+|nearly\s+|almost\s+|at\s+least\s+|more\s+than\s+|~\s*|≈\s*|\$?\\sim\$?\s*)?\$?$", re.IGNORECASE)
+_IMPROVEMENT_BEFORE = re.compile(
+    r"(?:\bby|\b(?:gains?|improv\w*|boost\w*|increase\w*|reduc\w*|decreas\w*|outperform\w*|surpass\w*)(?:\s+(?:of|by))?)\s+"
+    r"(?:up\s+to\s+|over\s+|about\s+|around\s+|nearly\s+|almost\s+|at\s+least\s+|more\s+than\s+|~\s*|≈\s*|\$?\\sim\$?\s*)?\$?$",
+    re.IGNORECASE,
+)
+# The words after a comparison cue that name the reference as written ("state-of-the-art baselines").
+_REFERENCE_WORDS = re.compile(r"^(?:the\s+|a\s+|an\s+|its\s+|their\s+)?((?:[\w$\\{}^./+-]+\s+){0,5}?[\w$\\{}^./+-]+?)(?=\s*(?:[,;:()]|\.\s|\.$|$|\s(?:by|on|in|with|at|for|while|and|across|under|using|when|to|from|of)\b))", re.IGNORECASE)
 _COMPARISON = re.compile(
     r"\b(?:than|over|above|below|ahead\s+of|compared\s+(?:to|with)|relative\s+to|against|versus|vs\.?|outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+",
     re.IGNORECASE,
@@ -117,6 +123,15 @@ def _nearest(mentions: Iterable[Mention], start: int, end: int, *, prefer_after:
 def _main_methods(facts: Sequence[Fact]) -> list[Mention]:
     proposed = [f.object for f in facts if f.relation == "proposes" and f.object.label == "Method"]
     return sorted(set(proposed), key=lambda m: (m.start, m.end))
+
+
+def _compared_words(sentence: str, start: int) -> str | None:
+    """The reference after the first comparison cue before or around a number, as written."""
+    for match in _COMPARISON.finditer(sentence):
+        words = _REFERENCE_WORDS.match(sentence[match.end():])
+        if words and not re.fullmatch(r"[\d.,%x×\s]+|(?:the\s+)?(?:other|others|it|them|that|those)", words.group(1), re.IGNORECASE):
+            return words.group(1)
+    return None
 
 
 def _compared(sentence: str, offset: int, methods: Sequence[Mention]) -> Mention | None:
@@ -188,7 +203,10 @@ def find_results(
     """
     main = _main_methods(facts)
     evaluated = {f.object for f in facts if f.relation == "evaluatedOn" and f.object.label == "Dataset"}
+    released = {f.object for f in facts if f.relation == "proposes" and f.object.label == "Dataset"}
     only_dataset = next(iter(evaluated)) if len({m.text.lower() for m in evaluated}) == 1 else None
+    if only_dataset is None and len({m.text.lower() for m in released}) == 1:
+        only_dataset = next(iter(released))  # "... on this benchmark": the one the paper releases
     results: list[Result] = []
     for start, end in sentences:
         sentence = text[start:end]
@@ -255,6 +273,8 @@ def find_results(
                     dataset=_nearest(datasets, at, until) or only_dataset,
                     task=_nearest(tasks, at, until),
                     compared_to=reference if kind != "absolute" and reference != method else None,
+                    compared_text=(reference.text if reference is not None and reference != method else _compared_words(sentence, candidate.start))
+                    if kind != "absolute" else None,
                     extractor=EXTRACTOR,
                     confidence=0.8 if candidate.unit in _UNIT_RESULTS else 0.6,
                     method_text=method_text,

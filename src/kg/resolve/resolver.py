@@ -481,5 +481,6 @@ def _resolve_results(
                 compared_to=None if reference == method else reference,
                 extractor=result.extractor,
                 confidence=result.confidence,
+                compared_text=result.compared_text,
             )
     return [resolved[key] for key in sorted(resolved)]

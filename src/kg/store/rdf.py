@@ -156,6 +156,8 @@ def result_triples(result: ResolvedResult) -> Iterator[ox.Triple]:
         yield ox.Triple(node, _kg("methodLabel"), text_literal(result.method_text))
     if result.metric_text:
         yield ox.Triple(node, _kg("metricLabel"), text_literal(result.metric_text))
+    if result.compared_text:
+        yield ox.Triple(node, _kg("comparedToLabel"), text_literal(result.compared_text))
     yield ox.Triple(node, _kg("value"), ox.Literal(result.number, datatype=_DECIMAL))
     yield ox.Triple(node, _kg("valueText"), text_literal(result.value))
     if result.unit:

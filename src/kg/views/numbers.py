@@ -29,7 +29,7 @@ __all__ = ["RESULT_FIELDS", "LEADERBOARD_QUERY", "ResultRow", "direction", "impr
 
 _RESULTS = """
 SELECT ?r ?id ?method ?methodName ?valueText ?value ?unit ?kind ?metric ?metricName ?metricLabel ?dataset ?datasetName
-       ?task ?taskName ?reference ?referenceName ?evidence ?es ?ee ?vs ?c ?x WHERE {
+       ?task ?taskName ?reference ?referenceName ?referenceLabel ?evidence ?es ?ee ?vs ?c ?x WHERE {
   ?r a kg:Result ; kg:method ?method ; kg:valueText ?valueText ; kg:value ?value ; kg:resultKind ?kind ;
      kg:evidence ?evidence ; kg:evidenceStart ?es ; kg:evidenceEnd ?ee ; kg:valueStart ?vs ;
      kg:confidence ?c ; kg:extractor ?x ; prov:wasDerivedFrom ?paper .
@@ -41,6 +41,7 @@ SELECT ?r ?id ?method ?methodName ?valueText ?value ?unit ?kind ?metric ?metricN
   OPTIONAL { ?r kg:onDataset ?dataset . ?dataset rdfs:label ?datasetName }
   OPTIONAL { ?r kg:forTask ?task . ?task rdfs:label ?taskName }
   OPTIONAL { ?r kg:comparedTo ?reference . ?reference rdfs:label ?referenceName }
+  OPTIONAL { ?r kg:comparedToLabel ?referenceLabel }
 }
 """
 
@@ -136,7 +137,7 @@ def results(store: ox.Store) -> list[ResultRow]:
                 task=_text(row, "task"),
                 task_label=_text(row, "taskName"),
                 compared_to=_text(row, "reference"),
-                compared_to_label=_text(row, "referenceName"),
+                compared_to_label=_text(row, "referenceName") or _text(row, "referenceLabel"),
                 evidence=str(row["evidence"]),
                 evidence_start=int(row["es"]),
                 evidence_end=int(row["ee"]),
@@ -187,8 +188,8 @@ def leaderboard(store: ox.Store, dataset: str, metric: str, task: str | None = N
 
 
 def improvements(store: ox.Store) -> list[ResultRow]:
-    """The improvements and relative results that name the reference they are claimed over."""
-    return [r for r in results(store) if r.kind in ("improvement", "relative") and r.compared_to]
+    """The improvements and relative results that name (or describe) the reference they are claimed over."""
+    return [r for r in results(store) if r.kind in ("improvement", "relative") and (r.compared_to or r.compared_to_label)]
 
 
 #: The named SPARQL query of a leaderboard: the absolute results on one dataset by one metric, best first
