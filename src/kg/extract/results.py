@@ -243,6 +243,12 @@ def find_results(
                 metric_text = measure_of(at)
             if metric_text is None and kind == "relative" and _SPEED.search(sentence[candidate.end:candidate.end + 30] + sentence[max(0, candidate.start - 20):candidate.start]):
                 metric_text = "speedup"
+            if metric_text is None and metrics:
+                # "22.1 and 26.8 mIoU", "... respectively, in accuracy": one metric named once for the sentence's numbers
+                metric = _nearest(metrics, at, until, prefer_after=True)
+                metric_text = metric.text if metric is not None else None
+            if metric_text is None and results and results[-1].sentence == (start, end) and results[-1].kind == kind:
+                metric, metric_text = results[-1].metric, results[-1].metric_text  # a list of numbers shares its metric
             own = main[0] if main else None
             named = _by_subject(subject_of(at) if subject_of else None, text, methods, own, reference)
             method_text = None
