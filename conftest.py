@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 #: Modules that import torch and transformers (the ``transformer`` extra) at import time.
-_NEEDS_TRANSFORMER = ["src/kg/scierc/encoder.py", "src/kg/scierc/encoder_train.py"]
+_NEEDS_TRANSFORMER = ["src/kg/extract/scierc/encoder.py", "src/kg/training/encoder_train.py"]
 
 collect_ignore = [] if all(importlib.util.find_spec(m) for m in ("torch", "transformers")) else _NEEDS_TRANSFORMER
 
