@@ -105,7 +105,8 @@ def test_choosing_it_fetches_its_neighbourhood_and_opens_the_panel(explorer):
     assert panel.is_visible() and panel.locator("h2").inner_text() == "Low-Rank Adaptation"
     assert "Other names: LoRA" in panel.inner_text()
     fact = panel.locator("li.fact").first
-    assert fact.locator(".paper").first.inner_text().startswith("sha256-")  # the paper: its id (no titles in the seeds)
+    # The paper reads as its abstract's first words (no titles in the seeds), never as its hashed id.
+    assert "sha256-" not in fact.locator(".paper").first.inner_text() and "sha256-" not in panel.inner_text()
     evidence = fact.locator("q.evidence").first
     assert len(evidence.inner_text()) > 20 and "LoRA" in evidence.locator("mark").all_inner_texts()
     # The neighbourhood is drawn, in focus.
@@ -190,3 +191,11 @@ def test_a_hostile_label_is_shown_as_text_and_runs_nothing(browser, tmp_path):
     finally:
         code, err = server.stop()
     assert code == 0, err
+
+
+def test_the_entity_page_names_papers_by_their_words_not_their_hash(server):
+    status, _, body = http(server.url + "entity?iri=" + urllib.parse.quote(LORA, safe=""))
+    page = body.decode("utf-8")
+    assert status == 200 and "kg:mentionedIn" in page
+    text = " ".join(chunk.split(">", 1)[-1] for chunk in page.split("<"))  # the text between tags, roughly
+    assert "sha256-" not in text

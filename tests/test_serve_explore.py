@@ -178,7 +178,7 @@ def test_an_unknown_node_is_a_one_line_404(names):
 def test_a_rebuilt_store_is_read_again(tmp_path):
     folder = make_build(tmp_path / "build", names_graph())
     assert answer(explore.search(str(folder / "store"), generation(folder), "glue"))["total"] == 1
-    papers, resolution = [Paper(id="q", abstract="GLUE and SuperGLUE.")], Resolution(
+    papers, resolution = [Paper(id="q", abstract="A benchmark suite of language tasks.")], Resolution(
         entities=(Entity(key="dataset/superglue", type="Dataset", label="SuperGLUE", papers=("q",), mentions=1),), facts=()
     )
     import shutil

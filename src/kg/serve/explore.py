@@ -65,17 +65,17 @@ MAX_HITS = 50
 WAIT = 10.0
 _JSON = "application/json"
 
-_PAPER_FIELDS = """OPTIONAL { ?paper dcterms:title ?title } OPTIONAL { ?paper dcterms:date ?year }
+_PAPER_FIELDS = """OPTIONAL { ?paper dcterms:title ?title } OPTIONAL { ?paper rdfs:label ?label } OPTIONAL { ?paper dcterms:date ?year }
   OPTIONAL { ?paper kg:doi ?doi } OPTIONAL { ?paper schema:url ?url }"""
-_EVIDENCE = f"""SELECT ?s ?p ?o ?paper ?id ?ev ?named ?title ?year ?doi ?url WHERE {{
+_EVIDENCE = f"""SELECT ?s ?p ?o ?paper ?id ?ev ?named ?title ?label ?year ?doi ?url WHERE {{
   ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; prov:wasDerivedFrom ?paper ; kg:evidence ?ev .
   OPTIONAL {{ ?st kg:subjectEvidence ?named }}
   ?paper dcterms:identifier ?id . {_PAPER_FIELDS}
 }} ORDER BY ?id ?title ?year ?doi ?url LIMIT """
-_MENTIONS = f"""SELECT ?n ?paper ?id ?title ?year ?doi ?url WHERE {{
+_MENTIONS = f"""SELECT ?n ?paper ?id ?title ?label ?year ?doi ?url WHERE {{
   ?n kg:mentionedIn ?paper . ?paper dcterms:identifier ?id . {_PAPER_FIELDS}
 }} ORDER BY ?id ?title ?year ?doi ?url LIMIT {MAX_MENTIONS}"""
-_PAPER = f"""SELECT ?paper ?id ?title ?year ?doi ?url ?abstract WHERE {{
+_PAPER = f"""SELECT ?paper ?id ?title ?label ?year ?doi ?url ?abstract WHERE {{
   ?paper dcterms:identifier ?id . {_PAPER_FIELDS} OPTIONAL {{ ?paper dcterms:abstract ?abstract }}
 }} ORDER BY ?id ?title ?year ?doi ?url ?abstract LIMIT 1"""
 _AUTHORS = "SELECT ?paper ?name WHERE { ?paper dcterms:creator ?name }"

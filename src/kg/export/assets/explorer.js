@@ -71,6 +71,9 @@
     return a;
   }
 
+  /** Whether a paper id is a hash of its abstract (no id was given): people read its label instead. */
+  function hashed(id) { return /^sha256-/.test(id); }
+
   /** The sentence with the [start, end) spans in `marks` wrapped in <mark>. */
   function highlighted(sentence, marks) {
     var box = el("q", "evidence");
@@ -439,10 +442,11 @@
 
     function paperLine(p) {
       var paper = model.papers[p], row = el("span", "paper");
-      var name = paper.title || paper.id;
+      var name = paper.title || paper.label || paper.id;
+      row.title = paper.id;
       row.appendChild(link(paper.link, name));
       if (paper.year) { row.appendChild(document.createTextNode(" (" + paper.year + ")")); }
-      if (paper.title) { row.appendChild(el("span", "paper-id", " " + paper.id)); }
+      if (paper.title && !hashed(paper.id)) { row.appendChild(el("span", "paper-id", " " + paper.id)); }
       if (paper.node !== undefined) {
         var open = el("button", "goto small", "paper");
         open.type = "button";
@@ -522,7 +526,7 @@
       if (node.paper !== undefined) {
         var paper = model.papers[node.paper];
         var meta = el("dl", "paper-meta");
-        [["Id", paper.id], ["Title", paper.title], ["Authors", (paper.authors || []).join(", ")], ["Year", paper.year]]
+        [["Id", hashed(paper.id) ? null : paper.id], ["Title", paper.title], ["Authors", (paper.authors || []).join(", ")], ["Year", paper.year]]
           .forEach(function (pair) {
             if (!pair[1]) { return; }
             meta.appendChild(el("dt", null, pair[0]));
@@ -559,12 +563,15 @@
         }), node.inMore));
       }
       var iri = el("p", "iri");
+      // A paper whose IRI holds a hash of its abstract: the IRI is kept (tooltip, link), not shown as text.
+      var shown = hashed(node.iri.split("/").pop()) ? "IRI (hashed from the abstract)" : node.iri;
+      iri.title = node.iri;
       if (source.entityUrl) {  // served: the node's own page on the server
-        var page = el("a", null, node.iri);
+        var page = el("a", null, shown);
         page.href = source.entityUrl(node.iri);
-        page.title = "This node's page: every triple and the evidence of each fact";
+        page.title = "This node's page: every triple and the evidence of each fact (" + node.iri + ")";
         iri.appendChild(page);
-      } else { iri.textContent = node.iri; }
+      } else { iri.textContent = shown; }
       body.appendChild(iri);
       openPanel();
     }
