@@ -12,7 +12,11 @@ where the entity model finds few mentions; kind ``network`` names
 mention, so it drives the pair caps of ``kg_scierc_relations`` (see
 :mod:`kg.extract.scierc.relations`); kind ``rules`` proposes N methods evaluated on N
 datasets for N tasks in one sentence, which drives the rule-based relation
-finder (``kg_relations``) over every method-task pair. The readers would
+finder (``kg_relations``) over every method-task pair; kind ``propose`` is issue 27's
+reproduction, ``"We propose "`` + N distinct CamelCase names + ``" for image
+classification and evaluate them on ImageNet with accuracy."``, which drove the
+fact scorer (``kg_fact_scores``) and the list rules of ``kg_relations`` over every
+pair of the list before :mod:`kg.extract.bounds`. The readers would
 reject the largest of these (over ``MAX_ABSTRACT_CHARS``); this measures the
 extractors alone. Prints characters, mentions, seconds and peak resident memory
 per run, and for each kind the ratio of the largest run's peak to the smallest's.
@@ -26,15 +30,22 @@ import argparse
 from _measure import measure
 
 SETUP = """
+import itertools
 from kg.extract import extract, load_pipeline
 from kg.model import Paper
 nlp = load_pipeline()
+
+def camel_case(n):
+    first = "Alpha Beta Gamma Delta Omega Sigma Nova Vita Luma Terra Astro Cyber Deep Hyper Meta Neuro Quant Sparse Turbo Ultra Mono Poly Graph Sonic Velo".split()
+    second = "Res Dense Mobile Efficient Swin Conv Trans Graph Mix Flash Lite Tiny Grand Swift Bright Clear Sharp Fast Smart Wide".split()
+    third = "Net Former Mixer Flow Seg Det Rank Fuse Grad Bert".split()
+    return list(itertools.islice((a + b + c for a in first for b in second for c in third), n))
 """
 WORK = """
 n = {n}
 text = {text}
 (extraction,) = extract([Paper(id="p", abstract=text)], nlp)
-result = [len(text), len(extraction.mentions)]
+result = [len(text), len(extraction.mentions), len(extraction.facts), sum(f.sentence[1] - f.sentence[0] for f in extraction.facts)]
 """
 #: Kind -> a Python expression for the abstract with ``n`` names.
 TEXTS = {
@@ -43,6 +54,7 @@ TEXTS = {
     "rules": '"We propose " + ", ".join(f"Net{i}" for i in range(n)) + " and evaluate them on "'
              ' + ", ".join(f"Data{i} dataset" for i in range(n)) + " for "'
              ' + ", ".join(f"task{i} classification" for i in range(n)) + "."',
+    "propose": '"We propose " + ", ".join(camel_case(n)) + " for image classification and evaluate them on ImageNet with accuracy."',
 }
 
 
@@ -55,10 +67,10 @@ def main() -> None:
         peaks = []
         for n in args.names:
             run = measure(WORK.format(text=TEXTS[kind], n=n), SETUP)
-            chars, mentions = run["result"]
+            chars, mentions, facts, evidence = run["result"]
             peaks.append(run["peak_mb"])
-            print(f"{kind} x{n}: {chars} characters, {mentions} mentions in {run['seconds']:.1f} s, "
-                  f"peak {run['peak_mb']:.0f} MB")
+            print(f"{kind} x{n}: {chars} characters, {mentions} mentions, {facts} facts ({evidence} characters of evidence) "
+                  f"in {run['seconds']:.1f} s, peak {run['peak_mb']:.0f} MB")
         print(f"{kind}: peak memory, most names / fewest: {max(peaks) / min(peaks):.2f}x "
               f"for {max(args.names) / min(args.names):.0f}x the names")
 

@@ -83,15 +83,32 @@ def test_the_limit_keeps_the_first_rows_in_order(store):
     query = "SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY DESC(STR(?o))"
     everything = [tuple(str(row[v]) for v in ("s", "p", "o")) for row in store.query(query)]
     limited, cut = first_solutions(store.query(query), 2)
-    assert cut and [tuple(str(row[v]) for v in ("s", "p", "o")) for row in limited] == everything[:2]
+    assert cut == "rows" and [tuple(str(row[v]) for v in ("s", "p", "o")) for row in limited] == everything[:2]
     assert first_solutions(store.query(query), len(everything))[1] is False
 
 
 def test_render_cuts_graphs_and_reports_406(store):
     answer = render(store.query("CONSTRUCT WHERE { ?s ?p ?o }"), "application/n-triples", None, 3)
-    assert answer.status == 200 and len(answer.body.splitlines()) == 3 and answer.headers == {"X-Kg-Truncated": "3"}
+    assert answer.status == 200 and len(answer.body.splitlines()) == 3 and answer.headers == {"X-Kg-Truncated": "3", "X-Kg-Truncated-By": "rows"}
     assert render(store.query("ASK { ?s ?p ?o }"), "text/turtle", None, 3).status == 406
     assert render(store.query("ASK { ?s ?p ?o }"), None, "csv", 3).body == b"true"
+
+
+def test_render_cuts_at_the_byte_cap_as_at_the_row_cap():
+    # One long literal per row: 20 rows of 1,000 characters, cut at 5,500 bytes of terms.
+    store = ox.Store()
+    p = ox.NamedNode("http://a/p")
+    store.extend([ox.Quad(ox.NamedNode(f"http://a/{i:02d}"), p, ox.Literal(str(i % 10) * 1000)) for i in range(20)])
+    select = "SELECT ?s ?o WHERE { ?s ?p ?o } ORDER BY ?s"
+    answer = render(store.query(select), None, "csv", 100, max_bytes=5500)
+    assert answer.status == 200 and answer.headers == {"X-Kg-Truncated": "5", "X-Kg-Truncated-By": "bytes"}
+    assert len(answer.body.splitlines()) == 1 + 5 and len(answer.body) < 5500
+    answer = render(store.query("CONSTRUCT WHERE { ?s ?p ?o }"), "application/n-triples", None, 100, max_bytes=5500)
+    assert answer.headers["X-Kg-Truncated-By"] == "bytes" and len(answer.body.splitlines()) == 5
+    # One row bigger than the cap (a GROUP_CONCAT over everything): nothing is sent but the head.
+    answer = render(store.query("SELECT (GROUP_CONCAT(?o) AS ?all) WHERE { ?s ?p ?o }"), None, "csv", 100, max_bytes=5500)
+    assert answer.body.splitlines() == [b"all"] and answer.headers["X-Kg-Truncated"] == "0"
+    assert "X-Kg-Truncated" not in render(store.query(select), None, "csv", 100, max_bytes=10**6).headers
 
 
 @pytest.mark.parametrize(

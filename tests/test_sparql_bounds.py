@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from itertools import islice
 
 import pyoxigraph as ox
@@ -17,6 +18,7 @@ from kg.errors import UserError
 from kg.export import write_all
 from kg.store.disk import open_graph
 from kg.store.namespace import KG, entity_iri
+from kg.views.isolated import run_isolated
 from kg.views.queries import run_named
 from kg.views.sparql import refuse_network, run_query
 
@@ -253,3 +255,42 @@ def test_the_command_line_defaults_are_the_library_defaults():
 
     params = {p.name: p.default for p in typer.main.get_command(app).commands["query"].params}
     assert (params["timeout"], params["limit"]) == (DEFAULT_TIMEOUT, DEFAULT_LIMIT)
+
+
+# -- the query process's bounds (issue 27, items 3 and 7) ------------------------------------
+
+
+def _kg_query(build_dir, sparql, *options):
+    return subprocess.run([sys.executable, "-m", "kg.cli", "query", str(build_dir), sparql, *options], capture_output=True, text=True, timeout=120)
+
+
+def test_kg_query_without_a_row_limit_stops_at_its_timeout(build_dir):
+    done = _kg_query(build_dir, ENDLESS_ROWS, "-f", "csv", "--limit", "0", "--timeout", "1")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "E332" in done.stderr
+
+
+@pytest.mark.parametrize("run", [run_query, run_isolated], ids=["in-process", "isolated"])
+def test_the_deadline_is_checked_before_every_read(build_dir, run):
+    # Rows are waiting when the deadline passes: the old check (only when none was waiting) handed them out.
+    result = run(open_graph(build_dir), ENDLESS_ROWS, timeout=0.5, limit=None)
+    time.sleep(1.0)
+    rows = 0
+    with pytest.raises(UserError, match="E332"):
+        for _ in result:
+            rows += 1
+    assert rows == 0
+
+
+def test_a_query_past_its_memory_limit_ends_with_one_line(build_dir):
+    # ORDER BY over a cross product holds every row: it grows until the memory cap stops it.
+    done = _kg_query(build_dir, ENDLESS_ROWS + " ORDER BY ?c0 ?c5", "--memory", "700", "--timeout", "0")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "E336" in done.stderr and "0.7 GB" in done.stderr
+
+
+def test_results_are_cut_at_the_byte_cap_with_a_warning(build_dir):
+    done = _kg_query(build_dir, ENDLESS_ROWS, "-f", "csv", "--limit", "0", "--timeout", "0", "--max-mb", "1")
+    assert done.returncode == 0
+    assert 0.5 * 2**20 < len(done.stdout.encode()) < 4 * 2**20
+    assert "stopped after 1 MB" in done.stderr

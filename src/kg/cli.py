@@ -370,6 +370,10 @@ def serve(
     limit: Annotated[int, typer.Option("--limit", min=1, help="Most rows (or triples) a query returns.")] = 10_000,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Queries answered at once (one process each).")] = 2,
     lazy_explorer: Annotated[bool, typer.Option("--lazy-explorer", help="Read the explorer's index on its first request, not at start (less memory when only SPARQL is used).")] = False,
+    memory_mb: Annotated[int, typer.Option("--memory", min=0, help="Each worker's memory limit in MB (0: none); a query past it gets 503.")] = 4096,
+    max_mb: Annotated[int, typer.Option("--max-mb", min=0, help="Most MB of results (terms) an answer holds (0: no limit).")] = 64,
+    max_body_kb: Annotated[int, typer.Option("--max-body-kb", min=1, help="Largest request body in KB; a larger one gets 413.")] = 1024,
+    queue: Annotated[int, typer.Option("--queue", min=1, help="Requests that may wait for a worker; past it 503 with Retry-After.")] = 32,
 ) -> None:
     """Serve a build as a read-only SPARQL endpoint at /sparql, with a query page at / (needs the serve extra)."""
     try:
@@ -384,7 +388,10 @@ def serve(
         out.print(f"kg: serving {build_dir} at {url} (SPARQL endpoint {url}sparql); press Ctrl-C to stop", markup=False, highlight=False)
         sys.stdout.flush()
 
-    run_serve(build_dir, host=host, port=port, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer, on_ready=ready)
+    run_serve(
+        build_dir, host=host, port=port, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer, on_ready=ready,
+        memory=memory_mb * 2**20 or None, max_bytes=max_mb * 2**20 or None, max_body=max_body_kb * 1024, queue=queue,
+    )
     err.print("kg: server stopped", highlight=False)
 
 
@@ -439,11 +446,12 @@ def report(
 
 
 def _mount_scierc() -> None:
-    """Add `kg train scierc`, `kg eval scierc` and `kg eval facts` (their modules import no model)."""
-    from kg.evaluation.cli import eval_facts_command
+    """Add `kg train scierc`, `kg eval scierc`, `kg eval facts` and `kg eval results` (their modules import no model)."""
+    from kg.evaluation.cli import eval_facts_command, eval_results_command
     from kg.training.cli import eval_app, train_app
 
     eval_app.command("facts")(eval_facts_command)
+    eval_app.command("results")(eval_results_command)
 
     app.add_typer(train_app, name="train", help="Train extraction models.")
     app.add_typer(eval_app, name="eval", help="Score the extractor on annotated data.")

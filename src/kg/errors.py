@@ -97,6 +97,10 @@ MESSAGES: dict[str, str] = {
     "E373": "bad explorer request: {reason}",
     "E374": "no node {iri} in the graph (find one with /api/explore/search?q=NAME)",
     "E375": "the explorer is still reading the graph ({seconds} s so far; once after a start or a rebuild): try again in a moment",
+    "E376": "the query needed more than the server's memory limit of {size} GB per query and was stopped: narrow it (fewer joins, a LIMIT)",
+    "E377": "the server is busy ({waiting} requests are waiting for a worker): try again in {seconds} s",
+    "E378": "the worker answering the request ended unexpectedly ({reason}); the server started another: try again",
+    "E379": "the request body is larger than the server's limit of {size}: send a shorter query",
     # Analysis and reports (E39x)
     "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg-lit[analysis]'",
     "E391": "cannot write the report to {path}: the folder {folder} does not exist",

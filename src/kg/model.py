@@ -211,6 +211,37 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class Result:
+    """A numeric result stated in one sentence (``GUIDELINES.md``, "Numeric results").
+
+    ``value`` is the number as written ("93.2", "8-24", "20x-200x"); ``number``
+    its first number as a canonical decimal, for sorting and typed literals.
+    ``kind`` is ``absolute``, ``improvement`` or ``relative``. ``start``/``end``
+    are the value's offsets in the abstract, ``sentence`` the evidence
+    sentence's. The method, metric, dataset, task and reference are mentions
+    of the same abstract (``None`` when the text gives none); ``metric_text``
+    is the metric as written, also when it is no mention ("speedup").
+    """
+
+    value: str
+    number: str
+    unit: str | None
+    kind: str
+    start: int
+    end: int
+    sentence: tuple[int, int]
+    method: Mention | None
+    metric: Mention | None
+    metric_text: str | None
+    dataset: Mention | None
+    task: Mention | None
+    compared_to: Mention | None
+    extractor: str
+    confidence: float
+    method_text: str | None = None  # the method as the sentence names it ("our estimator"), when not its mention
+
+
+@dataclass(frozen=True)
 class Acronym:
     """An acronym defined in the abstract: ``long (short)`` or ``short (long)``."""
 
@@ -229,6 +260,7 @@ class Extraction:
     facts: tuple[Fact, ...] = ()
     acronyms: tuple[Acronym, ...] = ()
     sentences: tuple[tuple[int, int], ...] = ()
+    results: tuple[Result, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -254,7 +286,15 @@ class Extraction:
             ),
             acronyms=tuple(Acronym(**a) for a in data.get("acronyms", ())),
             sentences=tuple(tuple(s) for s in data.get("sentences", ())),  # type: ignore[misc]
+            results=tuple(result_from_dict(r) for r in data.get("results", ())),
         )
+
+
+def result_from_dict(data: dict[str, Any]) -> Result:
+    """A :class:`Result` from its :func:`dataclasses.asdict` form (a cache entry)."""
+    ends = {k: None if data.get(k) is None else Mention(**data[k]) for k in ("method", "metric", "dataset", "task", "compared_to")}
+    rest = {k: v for k, v in data.items() if k not in ends}
+    return Result(**{**rest, **ends, "sentence": tuple(data["sentence"])})
 
 
 @dataclass(frozen=True)
@@ -300,9 +340,41 @@ class ResolvedFact:
 
 
 @dataclass(frozen=True)
+class ResolvedResult:
+    """A numeric result whose method, metric, dataset, task and reference are entity keys.
+
+    ``metric``, ``dataset``, ``task`` and ``compared_to`` are ``None`` where the
+    abstract names none (or names something that resolved to no entity of the
+    right type); ``metric_text`` keeps the metric as written, ``method_text``
+    the words the sentence names the method with ("our estimator").
+    """
+
+    paper_id: str
+    value: str
+    number: str
+    unit: str | None
+    kind: str
+    start: int  # offsets of the value in the abstract
+    end: int
+    evidence: str
+    evidence_start: int
+    evidence_end: int
+    method: str
+    method_text: str | None
+    metric: str | None
+    metric_text: str | None
+    dataset: str | None
+    task: str | None
+    compared_to: str | None
+    extractor: str
+    confidence: float
+
+
+@dataclass(frozen=True)
 class Resolution:
     """The resolver's output for a whole corpus."""
 
     entities: tuple[Entity, ...]
     facts: tuple[ResolvedFact, ...]
     report: dict[str, Any] = field(default_factory=dict)
+    results: tuple[ResolvedResult, ...] = ()

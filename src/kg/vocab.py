@@ -111,7 +111,8 @@ RELATIONS: dict[Relation, RelationTerm] = {
     )
 }
 
-#: The other terms of the vocabulary: the abstract class and the mention and provenance properties.
+#: The other terms of the vocabulary: the abstract class, the mention and provenance properties,
+#: and the numeric results (not node types of the views: a result hangs off its method and paper).
 OTHER_TERMS: tuple[str, ...] = (
     "Entity",
     "mentionedIn",
@@ -125,6 +126,21 @@ OTHER_TERMS: tuple[str, ...] = (
     "confidence",
     "extractor",
     "doi",
+    # numeric results (kg:Result, one node per number an abstract reports)
+    "Result",
+    "method",
+    "metric",
+    "onDataset",
+    "forTask",
+    "comparedTo",
+    "methodLabel",
+    "metricLabel",
+    "value",
+    "valueText",
+    "unit",
+    "resultKind",
+    "valueStart",
+    "valueEnd",
 )
 
 #: Subject and object classes each relation admits, as the resolver checks them.

@@ -11,6 +11,7 @@ NetworkX graph; nothing prints. Each table starts from a SPARQL query in
 :mod:`kg.analysis.queries`, so any number can be reproduced with ``kg query``.
 
 - tables: :func:`usage`, :func:`top_entities`, :func:`leaderboard`,
+  :func:`result_leaderboards` (reported numbers, best first), :func:`claimed_improvements`,
   :func:`method_dataset_matrix`, :func:`cooccurrence`, :func:`entity_pairs`, :func:`task_gaps`,
   :func:`papers_per_year`, :func:`trends`
 - networks: :func:`entity_graph`, :func:`fact_table`, :func:`bipartite`,
@@ -30,11 +31,13 @@ from kg.analysis.annotate import annotated_graph, write_gexf, write_graphml
 from kg.analysis.networks import bipartite, bridges, centrality, communities, community_table, entity_graph, fact_table, projection, single_community_datasets
 from kg.analysis.quality import confidences, rejections, support_by_relation, support_share
 from kg.analysis.sample import synthetic_graph, tiny_graph
-from kg.analysis.tables import cooccurrence, entity_pairs, leaderboard, method_dataset_matrix, papers_per_year, task_gaps, top_entities, trends, usage
+from kg.analysis.tables import (
+    claimed_improvements, cooccurrence, entity_pairs, leaderboard, method_dataset_matrix, papers_per_year, result_leaderboards, task_gaps, top_entities, trends, usage,
+)
 
 __all__ = [
-    "annotated_graph", "bipartite", "bridges", "centrality", "communities", "community_table", "confidences",
+    "annotated_graph", "bipartite", "bridges", "centrality", "claimed_improvements", "communities", "community_table", "confidences",
     "cooccurrence", "entity_graph", "entity_pairs", "fact_table", "leaderboard", "method_dataset_matrix", "papers_per_year",
-    "projection", "rejections", "single_community_datasets", "support_by_relation", "support_share",
+    "projection", "rejections", "result_leaderboards", "single_community_datasets", "support_by_relation", "support_share",
     "synthetic_graph", "task_gaps", "tiny_graph", "top_entities", "trends", "usage", "write_gexf", "write_graphml",
 ]

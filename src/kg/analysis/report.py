@@ -21,7 +21,7 @@ from urllib.parse import quote
 from kg.analysis import plots, queries
 from kg.analysis.networks import bridges, communities, community_table, entity_graph
 from kg.analysis.quality import confidences, rejections, support_by_relation, support_share
-from kg.analysis.tables import leaderboard, method_dataset_matrix, task_gaps, top_entities, trends
+from kg.analysis.tables import leaderboard, method_dataset_matrix, result_leaderboards, task_gaps, top_entities, trends
 from kg.errors import UserError
 from kg.export.atomic import atomic_write
 
@@ -106,6 +106,14 @@ def report_sections(graph: KnowledgeGraph, build_dir: str | Path | None = None, 
         board = board[board.task.isin(busiest)].groupby("task", sort=False).head(8)
     caption = "Methods per task (papers stating it) with the datasets and metrics each is evaluated with, for the three tasks with most evaluated methods."
     sections.append(Table("leaderboard", "Leaderboard of the busiest tasks", caption, queries.LEADERBOARD, board))
+    from kg.views.numbers import LEADERBOARD_QUERY
+
+    numbers = result_leaderboards(graph, boards=3, rows=10)
+    caption = (
+        "Reported numbers: for the (dataset, metric) pairs with most results, the absolute values abstracts state, best first "
+        "(higher or lower by the metric), each with its paper and the sentence that states it."
+    )
+    sections.append(Table("result-leaderboards", "Leaderboards of reported results", caption, LEADERBOARD_QUERY, numbers))
     sections.append(
         Plot("communities", "Communities of entities", f"Louvain communities (seed {seed}) of the graph linking entities named in the same abstract; the best-connected members of the largest ones.", queries.COOCCURRENCE, plots.community_map(G, found, "Communities of entities", seed=seed))
     )

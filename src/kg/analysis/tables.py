@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from kg.store import KnowledgeGraph
 
-__all__ = ["cooccurrence", "entity_pairs", "leaderboard", "method_dataset_matrix", "papers_per_year", "task_gaps", "top_entities", "trends", "usage"]
+__all__ = ["claimed_improvements", "cooccurrence", "entity_pairs", "leaderboard", "result_leaderboards", "method_dataset_matrix", "papers_per_year", "task_gaps", "top_entities", "trends", "usage"]
 
 ENTITY_TYPES = ("Method", "Task", "Dataset", "Metric")
 
@@ -256,3 +256,54 @@ def trends(graph: KnowledgeGraph, kind: str = "Task", top: int = 8) -> pd.DataFr
     order = {entity: i for i, entity in enumerate(chosen.entity)}
     table = table.sort_values(["year", "entity"], key=lambda col: col.map(order) if col.name == "entity" else col, kind="stable")
     return table[["year", "entity", "label", "papers", "share"]].reset_index(drop=True)
+
+
+def result_leaderboards(graph: KnowledgeGraph, *, boards: int | None = None, rows: int | None = None, min_entries: int = 1) -> pd.DataFrame:
+    """Reported numbers ranked: per (task, dataset, metric), the absolute results best first.
+
+    One row per result: ``task``, ``dataset``, ``metric``, ``rank``, ``method``,
+    ``value`` (a number), ``value_text`` and ``unit`` as written, ``direction``
+    (``higher``/``lower`` is better, from the metric table; ``unknown`` is ranked
+    as higher), ``paper`` and ``evidence`` (the sentence that states it). Boards
+    with most results first; ``boards`` and ``rows`` keep that many of each. The
+    query is :data:`kg.views.numbers.LEADERBOARD_QUERY` (``kg query`` with
+    ``?dataset_label`` and ``?metric_label`` bound gives one board).
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> result_leaderboards(tiny_graph()).empty
+    True
+    """
+    import pandas as pd
+
+    from kg.views.numbers import direction, leaderboards
+
+    columns = ["task", "dataset", "metric", "rank", "method", "value", "value_text", "unit", "direction", "paper", "evidence"]
+    found = []
+    for number, ((task, dataset, _), board) in enumerate(leaderboards(graph.store, min_entries=min_entries).items()):
+        if boards is not None and number >= boards:
+            break
+        for rank, row in enumerate(board[:rows] if rows else board, 1):
+            found.append([task, dataset, row.metric_label, rank, row.method_label, float(row.value), row.value_text, row.unit, direction(row.metric_label), row.paper_id, row.evidence])
+    return pd.DataFrame(found, columns=columns)
+
+
+def claimed_improvements(graph: KnowledgeGraph) -> pd.DataFrame:
+    """The improvements and relative results claimed over a named reference, one row each.
+
+    Columns: ``method``, ``compared_to``, ``kind``, ``value`` (a number), ``value_text``,
+    ``unit``, ``metric``, ``dataset``, ``paper``, ``evidence``.
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> list(claimed_improvements(tiny_graph()).columns)[:3]
+    ['method', 'compared_to', 'kind']
+    """
+    import pandas as pd
+
+    from kg.views.numbers import improvements
+
+    columns = ["method", "compared_to", "kind", "value", "value_text", "unit", "metric", "dataset", "paper", "evidence"]
+    rows = [
+        [r.method_label, r.compared_to_label, r.kind, float(r.value), r.value_text, r.unit, r.metric_label, r.dataset_label, r.paper_id, r.evidence]
+        for r in improvements(graph.store)
+    ]
+    return pd.DataFrame(rows, columns=columns)

@@ -61,3 +61,51 @@ def eval_facts_command(
     if errors is not None:
         write_errors(scores, errors)
         _out.print(f"{len(scores.errors)} misses and false positives written to {errors}")
+
+
+def eval_results_command(
+    gold: Annotated[Path, typer.Argument(help="A results gold file (JSON list; the dev_results.json format; see docs/EVALUATION.md).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as one JSON object instead of a table.")] = False,
+    model: Annotated[
+        Optional[str], typer.Option("--model", help="The SciERC model: default, minilm (transformer extra) or a model folder.")
+    ] = None,
+    corpus: Annotated[
+        Optional[Path],
+        typer.Option("--corpus", help="JSON Lines corpus holding the text of records that give a source_id instead of an abstract."),
+    ] = None,
+    abstracts: Annotated[
+        Optional[Path],
+        typer.Option("--abstracts", help="A facts gold file with the records' abstracts and entities, by id (default: dev_gold.json beside GOLD, for records without text)."),
+    ] = None,
+    errors: Annotated[
+        Optional[Path], typer.Option("--errors", help="Write every core miss and false positive here, JSON lines.")
+    ] = None,
+    keep: Annotated[Optional[Path], typer.Option("--keep", help="Keep the build of the gold abstracts in this folder.")] = None,
+) -> None:
+    """Build the gold file's abstracts and score the numeric results: core and full P / R, per kind."""
+    import json
+
+    from kg.evaluation.results import KINDS, evaluate_results
+
+    if not gold.is_file():
+        raise UserError("E221", path=gold, reason="no such file")
+    scores = evaluate_results(gold, scierc_model=model, workdir=keep, corpus=corpus, abstracts=abstracts)
+    if as_json:
+        def block(table: dict) -> dict:
+            return {k: {"gold": c.gold, "predicted": c.predicted, "precision": round(c.precision, 2), "recall": round(c.recall, 2), "f1": round(c.f1, 2)} for k, c in table.items()}
+
+        typer.echo(json.dumps({"gold": str(gold), "records": scores.records, "core": block(scores.core), "full": block(scores.full)}, sort_keys=True))
+    else:
+        table = Table(title=f"Results: {gold} ({scores.records} abstracts)")
+        for column in ("kind", "gold", "pred", "core P", "core R", "core F1", "full P", "full R", "full F1"):
+            table.add_column(column, justify="left" if column == "kind" else "right")
+        for kind in (*KINDS, "all"):
+            c, f = scores.core[kind], scores.full[kind]
+            table.add_row(kind, str(c.gold), str(c.predicted), f"{c.precision:.1f}", f"{c.recall:.1f}", f"{c.f1:.1f}", f"{f.precision:.1f}", f"{f.recall:.1f}", f"{f.f1:.1f}")
+        _out.print(table)
+    if errors is not None:
+        with errors.open("w", encoding="utf-8") as handle:
+            for error in scores.errors:
+                handle.write(json.dumps(error, ensure_ascii=False) + "\n")
+        if not as_json:
+            _out.print(f"{len(scores.errors)} misses and false positives written to {errors}")

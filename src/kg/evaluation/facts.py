@@ -193,18 +193,19 @@ class FactScores:
     unmatched_records: list[str] = field(default_factory=list)
 
 
-def _fail(path: Path, where: str, reason: str) -> UserError:
+def gold_error(path: Path, where: str, reason: str) -> UserError:
+    """The one-line error (E220) for a gold file: the file, where in it, what is wrong."""
     return UserError("E220", path=path, where=where, reason=reason)
 
 
 def _entity(path: Path, where: str, raw: Any) -> GoldEntity:
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not raw["name"].strip():
-        raise _fail(path, where, "an entity needs a non-empty 'name'")
+        raise gold_error(path, where, "an entity needs a non-empty 'name'")
     if raw.get("type") not in ENTITY_TYPES:
-        raise _fail(path, where, f"entity {raw['name']!r} has type {raw.get('type')!r}, not one of {', '.join(sorted(ENTITY_TYPES))}")
+        raise gold_error(path, where, f"entity {raw['name']!r} has type {raw.get('type')!r}, not one of {', '.join(sorted(ENTITY_TYPES))}")
     aliases = raw.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-        raise _fail(path, where, f"the aliases of {raw['name']!r} must be a list of strings")
+        raise gold_error(path, where, f"the aliases of {raw['name']!r} must be a list of strings")
     return GoldEntity(raw["name"], raw["type"], tuple(aliases))
 
 
@@ -218,12 +219,12 @@ def parse_gold(data: Any, path: Path) -> list[GoldRecord]:
     (('PAPER', 'introduces', 'X'),)
     """
     if not isinstance(data, list):
-        raise _fail(path, "top level", "a gold file is a JSON list of records")
+        raise gold_error(path, "top level", "a gold file is a JSON list of records")
     records = []
     for number, raw in enumerate(data, 1):
         where = f"record {number}"
         if not isinstance(raw, dict) or not isinstance(raw.get("abstract"), str) or not raw["abstract"].strip():
-            raise _fail(path, where, "a record is an object with a non-empty 'abstract'")
+            raise gold_error(path, where, "a record is an object with a non-empty 'abstract'")
         entities: dict[str, GoldEntity] = {}
         for item in raw.get("entities", []):
             entity = _entity(path, where, item)
@@ -231,13 +232,13 @@ def parse_gold(data: Any, path: Path) -> list[GoldRecord]:
         triples = []
         for triple in raw.get("triples", []):
             if not (isinstance(triple, list) and len(triple) == 3 and all(isinstance(t, str) for t in triple)):
-                raise _fail(path, where, f"a triple is a list of three strings, not {triple!r}")
+                raise gold_error(path, where, f"a triple is a list of three strings, not {triple!r}")
             subject, relation, obj = triple
             if relation not in RELATIONS:
-                raise _fail(path, where, f"unknown relation {relation!r} (use {', '.join(RELATIONS)})")
+                raise gold_error(path, where, f"unknown relation {relation!r} (use {', '.join(RELATIONS)})")
             for end in (subject, obj):
                 if end != PAPER and end not in entities:
-                    raise _fail(path, where, f"triple {triple!r} names {end!r}, which is not an entity of the record")
+                    raise gold_error(path, where, f"triple {triple!r} names {end!r}, which is not an entity of the record")
             triples.append((subject, relation, obj))
         record_id = raw.get("id") or gold_id(raw["abstract"])
         records.append(GoldRecord(str(record_id), raw["abstract"], entities, tuple(triples), tuple(raw.get("code", []))))
@@ -275,7 +276,7 @@ def with_abstracts(data: list[Any], path: Path, corpus: str | Path | None) -> li
     """
     wanted = {r.get("source_id") for r in data if isinstance(r, dict) and "abstract" not in r}
     if corpus is None:
-        raise _fail(path, "records without 'abstract'", "name the corpus their 'source_id' points into (--corpus)")
+        raise gold_error(path, "records without 'abstract'", "name the corpus their 'source_id' points into (--corpus)")
     texts: dict[str, str] = {}
     corpus = Path(corpus)
     try:
@@ -295,7 +296,7 @@ def with_abstracts(data: list[Any], path: Path, corpus: str | Path | None) -> li
     for number, raw in enumerate(data, 1):
         if isinstance(raw, dict) and "abstract" not in raw:
             if raw.get("source_id") not in texts:
-                raise _fail(path, f"record {number}", f"its source_id {raw.get('source_id')!r} is not a record of {corpus}")
+                raise gold_error(path, f"record {number}", f"its source_id {raw.get('source_id')!r} is not a record of {corpus}")
             raw = {**raw, "abstract": texts[raw["source_id"]]}
         filled.append(raw)
     return filled

@@ -11,7 +11,7 @@ folder: the graph as an on-disk Oxigraph store that read commands open
 read-only (:mod:`kg.export.store`), written beside and renamed the same way.
 
 >>> sorted(set(EXPORTERS) - OPTIONAL)
-['facts.csv', 'graph.graphml', 'graph.html', 'graph.jsonld', 'graph.nt', 'graph.ttl', 'store']
+['facts.csv', 'graph.graphml', 'graph.html', 'graph.jsonld', 'graph.nt', 'graph.ttl', 'results.csv', 'store']
 >>> sorted(OPTIONAL)
 ['graph.nq', 'graph.trig', 'neo4j']
 """
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from kg.errors import UserError
 from kg.export.atomic import atomic_write
-from kg.export.csv import write_facts_csv
+from kg.export.csv import write_facts_csv, write_results_csv
 from kg.export.graphml import write_graphml
 from kg.export.html import write_html
 from kg.export.neo4j import write_neo4j
@@ -45,6 +45,7 @@ EXPORTERS: dict[str, Callable[[KnowledgeGraph, Path], None]] = {
     "graph.jsonld": rdf_writer("jsonld"),
     "graph.graphml": write_graphml,
     "facts.csv": write_facts_csv,
+    "results.csv": write_results_csv,
     "graph.html": write_html,
     "graph.nq": write_nquads,
     "graph.trig": write_trig,

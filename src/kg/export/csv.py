@@ -1,4 +1,4 @@
-"""``facts.csv``: one row per fact and supporting paper, ready for pandas or a spreadsheet.
+"""``facts.csv`` and ``results.csv``: one row per fact and supporting paper, one per numeric result.
 
 Columns, in order: ``paper_id, subject, subject_label, subject_type, relation,
 object, object_label, object_type, evidence, confidence, extractor,
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from kg.store.graph import KnowledgeGraph
 
-__all__ = ["FIELDS", "read_facts", "read_facts_frame", "write_facts_csv", "write_rows"]
+__all__ = ["FIELDS", "read_facts", "read_facts_frame", "write_facts_csv", "write_results_csv", "write_rows"]
 
 #: The columns of ``facts.csv``, in order (the fields of ``kg.store.FactRow``).
 FIELDS: tuple[str, ...] = (
@@ -69,7 +69,7 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def write_rows(rows: Iterable[Sequence[Any]], handle: IO[str]) -> int:
+def write_rows(rows: Iterable[Sequence[Any]], handle: IO[str], fields: Sequence[str] = FIELDS) -> int:
     """Write a header and ``rows`` (in :data:`FIELDS` order) to a text handle; return the row count.
 
     ``handle`` must be opened with ``newline=""`` so that line breaks inside
@@ -83,11 +83,11 @@ def write_rows(rows: Iterable[Sequence[Any]], handle: IO[str]) -> int:
     'p1,s,"a ""b"" c",Method,uses,o,"a,b",Method,"l1'
     """
     writer = csv.writer(handle, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    writer.writerow(FIELDS)
+    writer.writerow(fields)
     count = 0
     for row in rows:
-        if len(row) != len(FIELDS):
-            raise ValueError(f"a facts row needs {len(FIELDS)} fields, got {len(row)}: {row!r}")
+        if len(row) != len(fields):
+            raise ValueError(f"a row needs {len(fields)} fields, got {len(row)}: {row!r}")
         writer.writerow([_cell(v) for v in row])
         count += 1
     return count
@@ -97,6 +97,20 @@ def write_facts_csv(kg: KnowledgeGraph, path: str | Path) -> None:
     """Write ``facts.csv`` for ``kg`` to ``path`` atomically, one row per fact and paper."""
     with atomic_write(path, "w", encoding="utf-8", newline="") as handle:
         write_rows(kg.facts(), handle)
+
+
+def write_results_csv(kg: KnowledgeGraph, path: str | Path) -> None:
+    """Write ``results.csv`` atomically: one row per numeric result (:data:`kg.views.numbers.RESULT_FIELDS`).
+
+    Same dialect as ``facts.csv``; ``value`` is the number as a plain decimal,
+    ``value_text`` as the abstract writes it; an absent end is an empty field.
+    """
+    from dataclasses import astuple
+
+    from kg.views.numbers import RESULT_FIELDS
+
+    with atomic_write(path, "w", encoding="utf-8", newline="") as handle:
+        write_rows((astuple(r) for r in kg.results()), handle, RESULT_FIELDS)
 
 
 def read_facts(path: str | Path) -> list[dict[str, Any]]:

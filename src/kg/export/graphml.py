@@ -2,7 +2,8 @@
 
 Nodes are IRIs with ``type``, ``label``, ``alt_labels`` and ``support``; edges
 are keyed by relation (the GraphML edge ``id``) with ``relation``, ``support``,
-``papers``, ``evidence`` and ``confidence``.
+``papers``, ``evidence`` and ``confidence``. Numeric results are nodes of type
+``Result`` (:func:`with_results`).
 
 Limits and dangers
 ------------------
@@ -131,8 +132,36 @@ def _check(path: Path) -> None:
         raise KgError("E350", path=path, reason=f"not well-formed XML: {error}") from None
 
 
+def with_results(graph: nx.MultiDiGraph, kg: KnowledgeGraph) -> nx.MultiDiGraph:
+    """A copy of the NetworkX view with each numeric result as a node of type ``Result``.
+
+    The node's ``label`` reads "value unit metric"; it carries ``value``,
+    ``value_text``, ``unit``, ``kind``, ``metric``, ``evidence``, ``confidence`` and
+    ``paper``, and edges ``method``, ``metric``, ``onDataset``, ``forTask`` and
+    ``comparedTo`` to the entities it names.
+    """
+    rows = kg.results()
+    if not rows:
+        return graph
+    graph = graph.copy()
+    for row, iri in zip(rows, _result_iris(kg)):
+        label = " ".join(part for part in (row.value_text, row.unit, row.metric_label) if part)
+        graph.add_node(iri, type="Result", label=label, value=float(row.value), value_text=row.value_text, unit=row.unit,
+                       kind=row.kind, metric=row.metric_label, evidence=row.evidence, confidence=row.confidence, paper=row.paper_id)
+        for relation, target in (("method", row.method), ("metric", row.metric), ("onDataset", row.dataset), ("forTask", row.task), ("comparedTo", row.compared_to)):
+            if target and target in graph:
+                graph.add_edge(iri, target, key=relation, relation=relation)
+    return graph
+
+
+def _result_iris(kg: KnowledgeGraph) -> list[str]:
+    """The result nodes' IRIs in the order of :meth:`KnowledgeGraph.results`."""
+    rows = kg.select("SELECT ?r ?id ?start WHERE { ?r a kg:Result ; kg:valueStart ?start ; prov:wasDerivedFrom/dcterms:identifier ?id }")
+    return [row["r"] for row in sorted(rows, key=lambda r: (str(r["id"]), int(r["start"])))]
+
+
 def write_graphml(kg: KnowledgeGraph, path: str | Path) -> None:
     """Write ``graph.graphml`` for ``kg`` to ``path``, atomically and re-parsed first."""
-    text = generate_graphml(kg.to_networkx())
+    text = generate_graphml(with_results(kg.to_networkx(), kg))
     with atomic_write(path, "w", encoding="utf-8", newline="\n", check=_check) as handle:
         handle.write(text)

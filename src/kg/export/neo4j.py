@@ -1,21 +1,25 @@
 """``neo4j/``: CSV files for ``neo4j-admin database import``, with the graph's nodes and relationships.
 
-The folder holds node files ``papers.csv``, ``entities.csv`` and ``code.csv``
-and relationship files ``facts.csv`` and ``mentions.csv``, with the header
+The folder holds node files ``papers.csv``, ``entities.csv``, ``code.csv`` and
+``results.csv`` and relationship files ``facts.csv``, ``mentions.csv`` and
+``result_links.csv``, with the header
 conventions of Neo4j's bulk importer: ``iri:ID`` (every node's IRI, one ID
 space), ``:LABEL``, ``:START_ID``, ``:END_ID``, ``:TYPE``, and typed properties
 (``support:int``, ``confidence:double``, ``papers:string[]``). Import with::
 
     neo4j-admin database import full neo4j \\
-      --nodes=papers.csv --nodes=entities.csv --nodes=code.csv \\
-      --relationships=facts.csv --relationships=mentions.csv \\
+      --nodes=papers.csv --nodes=entities.csv --nodes=code.csv --nodes=results.csv \\
+      --relationships=facts.csv --relationships=mentions.csv --relationships=result_links.csv \\
       --array-delimiter="U+001F" --multiline-fields=true
 
 Nodes are those of :meth:`KnowledgeGraph.to_networkx` (labels ``Paper``,
 ``Method``, ``Task``, ``Dataset``, ``Metric``, ``Code``); relationships are its
 fact edges (types in upper snake case: ``EVALUATED_ON``) with their support,
 highest confidence, papers and evidence sentences, plus ``MENTIONED_IN`` from
-each entity to the papers that mention it.
+each entity to the papers that mention it. Each numeric result is a ``Result``
+node (value, value as written, unit, kind, metric as written, evidence,
+confidence) linked by ``METHOD``, ``METRIC``, ``ON_DATASET``, ``FOR_TASK``,
+``COMPARED_TO`` and ``REPORTED_IN`` (its paper).
 
 Limits and dangers
 ------------------
@@ -54,6 +58,8 @@ HEADERS: dict[str, tuple[str, ...]] = {
     "code.csv": ("iri:ID", "url", ":LABEL"),
     "facts.csv": (":START_ID", ":END_ID", ":TYPE", "support:int", "confidence:double", "papers:string[]", "evidence:string[]"),
     "mentions.csv": (":START_ID", ":END_ID", ":TYPE"),
+    "results.csv": ("iri:ID", "value:double", "valueText", "unit", "kind", "metricLabel", "evidence", "confidence:double", ":LABEL"),
+    "result_links.csv": (":START_ID", ":END_ID", ":TYPE"),
 }
 
 _PAPERS = """
@@ -65,6 +71,20 @@ SELECT ?p ?id ?title ?abstract ?date ?doi ?url (GROUP_CONCAT(?author; SEPARATOR=
 """
 _MENTIONS = "SELECT ?n ?p WHERE { ?n kg:mentionedIn ?p } ORDER BY ?n ?p"
 _COUNTS = "SELECT ?n ?c WHERE { ?n kg:mentionCount ?c }"
+_RESULTS = """
+SELECT ?r ?value ?text ?unit ?kind ?metricLabel ?evidence ?c WHERE {
+  ?r a kg:Result ; kg:value ?value ; kg:valueText ?text ; kg:resultKind ?kind ; kg:evidence ?evidence ; kg:confidence ?c .
+  OPTIONAL { ?r kg:unit ?unit } OPTIONAL { ?r kg:metricLabel ?metricLabel }
+} ORDER BY ?r
+"""
+# A result's links: METHOD, METRIC, ON_DATASET, FOR_TASK, COMPARED_TO, and REPORTED_IN its paper.
+_RESULT_LINKS = """
+SELECT ?r ?p ?o WHERE {
+  ?r a kg:Result .
+  { ?r ?p ?o . FILTER(?p IN (kg:method, kg:metric, kg:onDataset, kg:forTask, kg:comparedTo)) }
+  UNION { ?r prov:wasDerivedFrom ?o . BIND(prov:wasDerivedFrom AS ?p) }
+}
+"""
 
 
 def relationship_type(relation: str) -> str:
@@ -98,7 +118,16 @@ def _rows(kg: KnowledgeGraph) -> dict[str, list[Sequence[Any]]]:
         for s, o, e in sorted(graph.edges(data=True), key=lambda edge: (edge[0], edge[1], edge[2]["relation"]))
     ]
     mentions = [(r["n"], r["p"], "MENTIONED_IN") for r in kg.select(_MENTIONS)]
-    return {"papers.csv": papers, "entities.csv": entities, "code.csv": code, "facts.csv": facts, "mentions.csv": mentions}
+    results, links = [], []
+    for row in kg.select(_RESULTS):
+        results.append((row["r"], row["value"], row["text"], row["unit"] or "", row["kind"], row["metricLabel"] or "", row["evidence"], row["c"], "Result"))
+    for row in kg.select(_RESULT_LINKS):
+        name = row["p"].rsplit("#", 1)[-1]
+        links.append((row["r"], row["o"], "REPORTED_IN" if name == "wasDerivedFrom" else relationship_type(name)))
+    return {
+        "papers.csv": papers, "entities.csv": entities, "code.csv": code, "facts.csv": facts, "mentions.csv": mentions,
+        "results.csv": results, "result_links.csv": sorted(links),
+    }
 
 
 def _check(folder: Path) -> None:

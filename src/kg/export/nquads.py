@@ -9,8 +9,8 @@ graph.
 Which graph a triple goes to:
 
 - the paper's own triples (title, abstract, identifier, ``kg:hasCode``...): its graph;
-- a fact's ``rdf:Statement`` (evidence, offsets, confidence, extractor): the
-  graph of the paper it was derived from;
+- a fact's ``rdf:Statement`` (evidence, offsets, confidence, extractor), and a
+  numeric result's ``kg:Result`` node: the graph of the paper it was derived from;
 - a direct fact triple (``?m kg:addresses ?t``): the graph of *every* paper
   whose statement supports it, so it appears once per supporting paper;
 - ``?entity kg:mentionedIn ?paper``: that paper's graph;
@@ -48,6 +48,7 @@ SELECT ?st ?s ?p ?o ?paper WHERE {
   ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; prov:wasDerivedFrom ?paper .
 }
 """
+_RESULTS = "SELECT ?r ?paper WHERE { ?r a kg:Result ; prov:wasDerivedFrom ?paper }"
 
 
 def dataset_quads(kg: KnowledgeGraph) -> list[ox.Quad]:
@@ -58,6 +59,8 @@ def dataset_quads(kg: KnowledgeGraph) -> list[ox.Quad]:
     for row in kg.select(_STATEMENTS):
         statement_paper[row["st"]] = row["paper"]
         support[(row["s"], row["p"], row["o"])].add(row["paper"])
+    for row in kg.select(_RESULTS):
+        statement_paper[row["r"]] = row["paper"]
     mentioned_in = str(KG.mentionedIn)
     quads = []
     for triple in kg.triples():

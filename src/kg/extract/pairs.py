@@ -31,6 +31,7 @@ from pathlib import Path
 from spacy.tokens import Doc, Span, Token
 from spacy.util import registry
 
+from kg.extract.bounds import crowd_cap
 from kg.extract.hub import ranked_methods
 from kg.extract.structure import MentionIndex, proposals
 from kg.model import Acronym, Fact, Mention, Relation, Rule
@@ -166,6 +167,8 @@ class _Abstract:
     """What the features of one abstract share: its mentions as things, the main method, the rules' pairs."""
 
     def __init__(self, doc: Doc, mentions: Sequence[Mention], facts: Sequence[Fact], acronyms: Sequence[Acronym]) -> None:
+        # Every Method x object slot of a sentence is described: only its first mentions take part.
+        mentions, _ = crowd_cap([(s.start_char, s.end_char) for s in doc.sents], mentions)
         self.index = MentionIndex(doc, mentions)
         self.alias = {thing_key(a.short): thing_key(a.long) for a in acronyms}
         self.things = group_things(self.index.spans, acronyms)

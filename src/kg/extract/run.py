@@ -7,6 +7,7 @@ text, so nothing is rejected for its length.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -15,7 +16,10 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.extract.annotations import as_tuple
-from kg.model import Acronym, Extraction, Fact, Mention, Paper
+from kg.extract.bounds import MAX_EVIDENCE_CHARS, evidence_window
+from kg.model import Acronym, Extraction, Fact, Mention, Paper, Result
+
+logger = logging.getLogger("kg.extract")
 
 _CUTS = (re.compile(r"\n\s*\n"), re.compile(r"(?<=[.!?])\s+"), re.compile(r"\s+"))
 
@@ -71,15 +75,32 @@ def _shift_acronym(acronym: Acronym, by: int) -> Acronym:
     return replace(acronym, start=acronym.start + by, end=acronym.end + by)
 
 
+def _shift_result(result: Result, by: int) -> Result:
+    if by == 0:
+        return result
+    ends = {k: _shift_mention(getattr(result, k), by) for k in ("method", "metric", "dataset", "task", "compared_to")}
+    return replace(result, start=result.start + by, end=result.end + by, sentence=(result.sentence[0] + by, result.sentence[1] + by), **ends)
+
+
 def doc_extraction(paper_id: str, doc: Doc, offset: int = 0) -> Extraction:
-    """The plain-data :class:`Extraction` of one processed Doc, offsets moved by ``offset``."""
+    """The plain-data :class:`Extraction` of one processed Doc, offsets moved by ``offset``.
+
+    A fact's evidence longer than :data:`kg.extract.bounds.MAX_EVIDENCE_CHARS` is
+    narrowed around its mentions, with a warning naming the paper.
+    """
     sentences = tuple((s.start_char + offset, s.end_char + offset) for s in doc.sents) if doc.has_annotation("SENT_START") else ()
+    facts = as_tuple(doc._.kg_facts)
+    windowed = tuple(evidence_window(f) for f in facts)
+    narrowed = sum(a is not b for a, b in zip(facts, windowed))
+    if narrowed:
+        logger.warning("paper %s: the evidence of %d fact(s) narrowed to %d characters of a longer sentence", paper_id, narrowed, MAX_EVIDENCE_CHARS)
     return Extraction(
         paper_id=paper_id,
         mentions=tuple(_shift_mention(m, offset) for m in as_tuple(doc._.kg_mentions)),
-        facts=tuple(_shift_fact(f, offset) for f in as_tuple(doc._.kg_facts)),
+        facts=tuple(_shift_fact(f, offset) for f in windowed),
         acronyms=tuple(_shift_acronym(a, offset) for a in as_tuple(doc._.kg_acronyms)),
         sentences=sentences,
+        results=tuple(_shift_result(r, offset) for r in as_tuple(doc._.kg_results)),
     )
 
 
@@ -92,6 +113,7 @@ def merge(paper_id: str, parts: Iterable[Extraction]) -> Extraction:
         facts=tuple(f for p in parts for f in p.facts),
         acronyms=tuple(a for p in parts for a in p.acronyms),
         sentences=tuple(s for p in parts for s in p.sentences),
+        results=tuple(r for p in parts for r in p.results),
     )
 
 

@@ -34,6 +34,7 @@ from kg.model import (
     Relation,
     Resolution,
     ResolvedFact,
+    ResolvedResult,
 )
 from kg.resolve.acronyms import Definition, link_acronyms, local_definitions
 from kg.resolve.aliases import alias_of
@@ -98,6 +99,7 @@ def _inputs(papers: Iterable[Paper], extractions: Iterable[Extraction]) -> list[
                     facts=tuple(sorted({f for e in found for f in e.facts}, key=lambda f: (_fact_order(f), repr(f)))),
                     acronyms=tuple(sorted({a for e in found for a in e.acronyms}, key=repr)),
                     sentences=tuple(sorted({s for e in found for s in e.sentences})),
+                    results=tuple(sorted({r for e in found for r in e.results}, key=lambda r: (r.start, repr(r)))),
                 ),
             )
         )
@@ -243,6 +245,7 @@ def _resolve_facts(
     inputs: list[tuple[Paper, Extraction]],
     key_of: KeyOf,
     types: dict[str, str],
+    own: dict[str, str],
     min_confidence: float,
 ) -> tuple[list[ResolvedFact], dict[str, int], int]:
     """Step 5: facts with entity keys, checked against the signatures, deduplicated.
@@ -252,7 +255,6 @@ def _resolve_facts(
     """
     dropped: dict[str, int] = defaultdict(int)
     rebound = 0
-    own = _own_methods(inputs, key_of, types, min_confidence)
     best: dict[tuple[str, str, str | None, str], ResolvedFact] = {}
     for paper, extraction in inputs:
         for fact in extraction.facts:
@@ -416,12 +418,68 @@ def _resolve(papers: Sequence[Paper], extractions: Sequence[Extraction], min_con
         return None if node is None else key_by_root[clusters.find(node)]
 
     types = {entity.key: entity.type for entity in entities}
-    facts, dropped, rebound = _resolve_facts(inputs, key_of, types, min_confidence)
+    own = _own_methods(inputs, key_of, types, min_confidence)
+    facts, dropped, rebound = _resolve_facts(inputs, key_of, types, own, min_confidence)
+    results = _resolve_results(inputs, key_of, types, own, min_confidence)
     report.update(
         ambiguous_acronyms=ambiguous,
         dropped_generic=collected.generic,
         generic_subjects_rebound=rebound,
         dropped_facts=dropped,
         facts=len(facts),
+        results=len(results),
     )
-    return Resolution(entities=tuple(entities), facts=tuple(facts), report=report)
+    return Resolution(entities=tuple(entities), facts=tuple(facts), report=report, results=tuple(results))
+
+
+def _resolve_results(
+    inputs: list[tuple[Paper, Extraction]],
+    key_of: KeyOf,
+    types: dict[str, str],
+    own: dict[str, str],
+    min_confidence: float,
+) -> list[ResolvedResult]:
+    """Step 6: numeric results with entity keys; a result whose method resolves to no Method is dropped.
+
+    A generic method ("our method") stands for the paper's own method, as a fact's
+    subject does; an optional end of the wrong type is left out.
+    """
+
+    def end(paper_id: str, mention: Mention | None, wanted: str) -> str | None:
+        key = None if mention is None else key_of(paper_id, mention)
+        return key if key is not None and types.get(key) == wanted else None
+
+    resolved: dict[tuple[str, int], ResolvedResult] = {}
+    for paper, extraction in inputs:
+        for result in extraction.results:
+            start, stop = result.sentence
+            if result.confidence < min_confidence or not 0 <= start <= result.start < result.end <= stop <= len(paper.abstract):
+                continue
+            method = end(paper.id, result.method, "Method")
+            if method is None and result.method is not None and refers_to_own_method(result.method.text):
+                method = own.get(paper.id)
+            if method is None:
+                continue
+            reference = end(paper.id, result.compared_to, "Method")
+            resolved[(paper.id, result.start)] = ResolvedResult(
+                paper_id=paper.id,
+                value=result.value,
+                number=result.number,
+                unit=result.unit,
+                kind=result.kind,
+                start=result.start,
+                end=result.end,
+                evidence=paper.abstract[start:stop],
+                evidence_start=start,
+                evidence_end=stop,
+                method=method,
+                method_text=result.method_text,
+                metric=end(paper.id, result.metric, "Metric"),
+                metric_text=result.metric_text,
+                dataset=end(paper.id, result.dataset, "Dataset"),
+                task=end(paper.id, result.task, "Task"),
+                compared_to=None if reference == method else reference,
+                extractor=result.extractor,
+                confidence=result.confidence,
+            )
+    return [resolved[key] for key in sorted(resolved)]

@@ -18,6 +18,11 @@ Routes
   installed pyvis package (``/explore/vis-network.min.js``).
 - ``GET /static/...``: the pages' own scripts and style sheet.
 
+Bounds: a request body over ``max_body`` bytes is refused with 413 (E379)
+before more of it is read; queries wait in a bounded, fair queue and run in
+workers with a memory cap (:mod:`kg.serve.pool`); answers are cut at ``limit``
+rows or ``max_bytes`` of terms (:mod:`kg.serve.results`).
+
 Every response forbids loading anything from elsewhere (Content-Security-Policy),
 so the pages work offline and leak nothing.
 """
@@ -49,7 +54,7 @@ from kg.serve.entity import describe
 from kg.serve.examples import EXAMPLES
 from kg.serve.folder import build_store, generation
 from kg.serve.graph_index import start_reading
-from kg.serve.pool import QueryPool
+from kg.serve.pool import DEFAULT_MEMORY, DEFAULT_QUEUE, QueryPool
 from kg.serve.results import Answer
 from kg.serve.worker import Job, answer, error_answer, warm
 from kg.store.namespace import PREFIXES
@@ -90,6 +95,14 @@ class Settings:
     #: Read the explorer's index in each worker only on the first explorer request (less memory
     #: for a server used only for SPARQL), rather than from the start.
     lazy_explorer: bool = False
+    #: Each worker's address space in bytes (None: no cap).
+    memory: int | None = DEFAULT_MEMORY
+    #: Bytes of result terms an answer holds at most (None: no cap).
+    max_bytes: int | None = 64 * 2**20
+    #: Bytes a request body may have.
+    max_body: int = 2**20
+    #: Requests that may wait for a worker.
+    queue: int = DEFAULT_QUEUE
 
 
 class SecurityHeaders:
@@ -138,7 +151,31 @@ def _one(params: list[tuple[str, str]], name: str) -> str | None:
     return values[0] if values else None
 
 
-async def _request_params(request: Request) -> tuple[list[tuple[str, str]], str | None]:
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:g} MB"
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body; E379 (413) as soon as it is known to be over ``limit`` bytes, before the rest is read."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise UserError("E379", size=_megabytes(limit))
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():  # a chunked body declares no length: count it as it comes
+        size += len(chunk)
+        if size > limit:
+            raise UserError("E379", size=_megabytes(limit))
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _client(request: Request) -> str:
+    """Whose turn a request waits for: its client's address."""
+    return request.client.host if request.client else ""
+
+
+async def _request_params(request: Request, max_body: int) -> tuple[list[tuple[str, str]], str | None]:
     """The protocol parameters of a request and the query text (None when there is none)."""
     params = list(request.query_params.multi_items())
     if request.method == "GET":
@@ -146,7 +183,7 @@ async def _request_params(request: Request) -> tuple[list[tuple[str, str]], str 
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype in _UPDATE_TYPES:
         raise UserError("E304")
-    body = await request.body()
+    body = await _body(request, max_body)
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -163,7 +200,7 @@ async def sparql_endpoint(request: Request) -> Response:
     """The SPARQL 1.1 Protocol's query operation."""
     settings: Settings = request.app.state.settings
     try:
-        params, text = await _request_params(request)
+        params, text = await _request_params(request, settings.max_body)
         if any(key == "update" for key, _ in params):
             raise UserError("E304")
         if text is None or not text.strip():
@@ -175,10 +212,11 @@ async def sparql_endpoint(request: Request) -> Response:
             accept=request.headers.get("accept"),
             fmt=_one(params, "format"),
             limit=settings.limit,
+            max_bytes=settings.max_bytes,
             default_graphs=tuple(v for k, v in params if k == "default-graph-uri"),
             named_graphs=tuple(v for k, v in params if k == "named-graph-uri"),
         )
-        result: Answer = await request.app.state.pool.run(answer, job)
+        result: Answer = await request.app.state.pool.run(answer, job, client=_client(request))
     except KgError as error:
         return _text_error(error)
     return _to_response(result)
@@ -200,7 +238,7 @@ async def entity_page(request: Request) -> Response:
     if len(iris) != 1 or not iris[0].strip():
         return _text_error(UserError("E349"))
     try:
-        data = await request.app.state.pool.run(describe, request.app.state.store, generation(settings.folder), iris[0])
+        data = await request.app.state.pool.run(describe, request.app.state.store, generation(settings.folder), iris[0], client=_client(request))
     except ValueError:  # not an IRI pyoxigraph accepts
         return _text_error(UserError("E349"))
     except KgError as error:  # stopped, or the store could not be opened
@@ -250,7 +288,7 @@ async def _explore(request: Request, function: Callable[..., Answer], *args: obj
     # A worker reading the graph's index answers 503 (E375) well before the timeout would stop it.
     ask = functools.partial(function, wait=min(explore.WAIT, settings.timeout / 2))
     try:
-        result: Answer = await request.app.state.pool.run(ask, request.app.state.store, generation(settings.folder), *args)
+        result: Answer = await request.app.state.pool.run(ask, request.app.state.store, generation(settings.folder), *args, client=_client(request))
     except KgError as error:  # stopped after the timeout (503)
         return _text_error(error)
     return _to_response(result)
@@ -302,7 +340,7 @@ def make_app(settings: Settings) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = QueryPool(settings.workers, settings.timeout)
+        pool = QueryPool(settings.workers, settings.timeout, memory=settings.memory, queue=max(settings.queue, settings.workers))
         app.state.pool = pool
         try:
             # Open the store (and, unless lazy, begin reading the explorer's index) in the workers now.

@@ -1,4 +1,4 @@
-"""The data of an entity's own page (``/entity?iri=...``): label, types, facts and evidence.
+"""The data of an entity's own page (``/entity?iri=...``): label, types, facts, evidence and reported results.
 
 :func:`describe` runs in a worker process, like every query, and returns plain
 data for the page's template. The IRI is substituted into the queries, never
@@ -30,6 +30,17 @@ _EVIDENCE = """SELECT ?e ?st ?s ?sl ?p ?o ?ol ?paper ?pl ?evidence ?named ?confi
   OPTIONAL { ?s rdfs:label ?sl } OPTIONAL { ?o rdfs:label ?ol } OPTIONAL { ?paper rdfs:label ?pl }
 } ORDER BY ?p ?s ?o ?paper LIMIT 2000"""
 
+# The numeric results that name the node (as method, metric, dataset, task or reference) or come from the paper.
+_RESULTS = """SELECT ?e ?r ?valueText ?unit ?kind ?m ?ml ?metricLabel ?d ?dl ?c ?cl ?paper ?pl ?evidence WHERE {
+  ?r a kg:Result .
+  { ?r kg:method ?e } UNION { ?r kg:metric ?e } UNION { ?r kg:onDataset ?e } UNION { ?r kg:forTask ?e }
+  UNION { ?r kg:comparedTo ?e } UNION { ?r prov:wasDerivedFrom ?e }
+  ?r kg:valueText ?valueText ; kg:resultKind ?kind ; kg:method ?m ; prov:wasDerivedFrom ?paper ; kg:evidence ?evidence ; kg:valueStart ?start .
+  OPTIONAL { ?m rdfs:label ?ml } OPTIONAL { ?r kg:unit ?unit } OPTIONAL { ?r kg:metricLabel ?metricLabel }
+  OPTIONAL { ?r kg:onDataset ?d . ?d rdfs:label ?dl } OPTIONAL { ?r kg:comparedTo ?c . ?c rdfs:label ?cl }
+  OPTIONAL { ?paper rdfs:label ?pl }
+} ORDER BY ?dl ?metricLabel ?paper ?start LIMIT 2000"""
+
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
@@ -59,6 +70,7 @@ def describe(store: str, generation: Generation, iri: str) -> dict[str, Any]:
     out = select(store, generation, _OUT, binding)
     incoming = select(store, generation, _IN, binding)
     evidence = select(store, generation, _EVIDENCE, binding)
+    reported = select(store, generation, _RESULTS, binding)
     labels = [row["o"]["value"] for row in out if row["p"]["value"] == _LABEL]
     types = [row["o"]["value"] for row in out if row["p"]["value"] == _RDF_TYPE]
     properties = [
@@ -85,9 +97,27 @@ def describe(store: str, generation: Generation, iri: str) -> dict[str, Any]:
         }
         for row in evidence
     ]
+    results = [
+        {
+            "value": _value(row["valueText"]) + ("" if row["unit"] is None else (" " + _value(row["unit"]) if _value(row["unit"]) not in ("%", "x") else _value(row["unit"]))),
+            "kind": _value(row["kind"]),
+            "metric": _value(row["metricLabel"]),
+            "method": _value(row["m"]),
+            "method_label": _value(row["ml"]),
+            "dataset": _value(row["d"]),
+            "dataset_label": _value(row["dl"]),
+            "reference": _value(row["c"]),
+            "reference_label": _value(row["cl"]),
+            "paper": _value(row["paper"]),
+            "paper_label": _value(row["pl"]),
+            "evidence_parts": marked(_value(row["evidence"]), _value(row["valueText"]), _value(row["ml"])),
+        }
+        for row in reported
+    ]
     return {
         "iri": iri,
         "found": bool(out or incoming),
+        "results": results,
         "label": labels[0] if labels else iri,
         "types": types,
         "properties": properties,

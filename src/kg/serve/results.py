@@ -14,14 +14,21 @@ Limits and dangers
   writes for the same rows. The copy is Python work per row: for a
   1,000-row answer it about doubles the serialisation time (some 30 ms on a
   loaded 2-core machine), and it is bounded by the limit.
-- A cut is reported by the ``X-Kg-Truncated`` response header, not inside the
+- Results are cut at a byte cap as at a row cap: the rows kept are those whose
+  terms, written as N-Triples terms, add up to at most ``max_bytes``. The cap is
+  on what is kept, before serialisation: the formats add their own markup (a
+  JSON answer is about two to three times the terms' bytes).
+- A cut is reported by the ``X-Kg-Truncated`` response header (the number of
+  rows kept) and ``X-Kg-Truncated-By`` (``rows`` or ``bytes``), not inside the
   results: the SPARQL result formats have no place for it.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
 
 import pyoxigraph as ox
 
@@ -58,6 +65,10 @@ FORMAT_NAMES: dict[str, str] = {
     "nt": "application/n-triples",
     "jsonld": "application/ld+json",
 }
+
+
+Cut = Literal[False, "rows", "bytes"]
+_Item = TypeVar("_Item")
 
 
 @dataclass(frozen=True)
@@ -125,25 +136,59 @@ def negotiate(accept: str | None, offered: list[str]) -> str | None:
     return chosen
 
 
-def first_solutions(solutions: ox.QuerySolutions, limit: int) -> tuple[ox.QuerySolutions, bool]:
-    """The first ``limit`` rows of ``solutions`` as a result set pyoxigraph can serialise.
+def take(items: Iterable[_Item], limit: int, max_bytes: int | None = None) -> tuple[list[_Item], Cut]:
+    """The first items within ``limit`` and ``max_bytes`` (each item's terms as N-Triples text), and why they stop.
 
-    Returns the new result set and whether rows were cut.
+    >>> take(["ab", "cd", "ef"], 5)
+    (['ab', 'cd', 'ef'], False)
+    >>> take(["ab", "cd", "ef"], 2)
+    (['ab', 'cd'], 'rows')
+    >>> take(["ab", "cd", "ef"], 5, max_bytes=5)
+    (['ab', 'cd'], 'bytes')
+    """
+    kept: list[_Item] = []
+    size = 0
+    for item in items:
+        if len(kept) >= limit:
+            return kept, "rows"
+        if max_bytes is not None:
+            size += _size(item)
+            if size > max_bytes:
+                return kept, "bytes"
+        kept.append(item)
+    return kept, False
+
+
+def _size(item: Any) -> int:
+    """Characters of a row's terms (or a triple's, or a string's) as N-Triples text."""
+    if isinstance(item, ox.QuerySolution):
+        return sum(len(str(term)) for term in item if term is not None)
+    return len(str(item))
+
+
+def first_solutions(solutions: ox.QuerySolutions, limit: int, max_bytes: int | None = None) -> tuple[ox.QuerySolutions, Cut]:
+    """The first rows of ``solutions`` within ``limit`` and ``max_bytes``, as a result set pyoxigraph can serialise.
+
+    Returns the new result set and why rows were cut (``False``, ``"rows"`` or ``"bytes"``).
 
     >>> store = ox.Store()
     >>> store.extend([ox.Quad(ox.NamedNode(f"http://a/{i}"), ox.NamedNode("http://a/p"), ox.Literal(str(i))) for i in range(5)])
     >>> rows, cut = first_solutions(store.query("SELECT ?s ?o WHERE { ?s ?p ?o } ORDER BY ?o"), 2)
     >>> [row["o"].value for row in rows], cut
-    (['0', '1'], True)
+    (['0', '1'], 'rows')
     """
-    variables = list(solutions.variables)
-    rows = list(itertools.islice(solutions, limit + 1))
+    rows, cut = take(solutions, limit, max_bytes)
+    return solutions_of(list(solutions.variables), rows), cut
+
+
+def solutions_of(variables: list[ox.Variable], rows: list[ox.QuerySolution]) -> ox.QuerySolutions:
+    """``rows`` (of a result set over ``variables``) as a result set of their own, in order."""
     scratch = ox.Store()
     row_type = ox.NamedNode("urn:kg-serve:row")
     predicates = [ox.NamedNode(f"urn:kg-serve:var:{variable.value}") for variable in variables]
     unbound: set[int] = set()
     quads = []
-    for index, row in enumerate(rows[:limit]):
+    for index, row in enumerate(rows):
         node = ox.NamedNode(f"urn:kg-serve:row:{index:012d}")
         quads.append(ox.Quad(node, row_type, node))
         for column, (predicate, value) in enumerate(zip(predicates, row)):  # a solution iterates in variable order
@@ -152,9 +197,8 @@ def first_solutions(solutions: ox.QuerySolutions, limit: int) -> tuple[ox.QueryS
             else:
                 quads.append(ox.Quad(node, predicate, value))
     scratch.extend(quads)
-    kept = min(len(rows), limit)
     if not variables:  # rows without columns (SELECT * WHERE {}): VALUES () makes as many
-        return scratch.query("SELECT * WHERE { VALUES () { " + "() " * kept + "} }"), len(rows) > limit
+        return scratch.query("SELECT * WHERE { VALUES () { " + "() " * len(rows) + "} }")
     # Only variable names (checked by the SPARQL parser) and fixed IRIs go into this text.
     names = {variable.value for variable in variables}
     row_var = next(f"?row{n}" for n in itertools.count() if f"row{n}" not in names)
@@ -163,11 +207,11 @@ def first_solutions(solutions: ox.QuerySolutions, limit: int) -> tuple[ox.QueryS
     body = " ".join(f"OPTIONAL {{ {p} }}" if column in unbound else p for column, p in enumerate(patterns))
     projection = " ".join(str(v) for v in variables)
     selected = scratch.query(f"SELECT {projection} WHERE {{ {row_var} <urn:kg-serve:row> {row_var} . {body} }} ORDER BY {row_var}")
-    return selected, len(rows) > limit
+    return selected
 
 
-def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept: str | None, fmt: str | None, limit: int) -> Answer:
-    """Serialise a query result for the client's ``Accept`` header (or ``format`` name).
+def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept: str | None, fmt: str | None, limit: int, max_bytes: int | None = None) -> Answer:
+    """Serialise a query result for the client's ``Accept`` header (or ``format`` name), cut at ``limit`` rows or ``max_bytes``.
 
     Returns a 406 :class:`Answer` (message E347) when no format fits.
     """
@@ -181,19 +225,21 @@ def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept
         message = UserError("E347", accept=fmt or accept, choices=choices)
         return Answer(406, "text/plain; charset=utf-8", f"{message}\n".encode("utf-8"))
     headers: dict[str, str] = {}
+    cut: Cut = False
     if isinstance(result, ox.QueryTriples):
-        triples = list(itertools.islice(result, limit + 1))
-        cut = len(triples) > limit
+        triples, cut = take(result, limit, max_bytes)
         rdf_format = GRAPH_TYPES[media]
         prefixes = {k: v for k, v in PREFIXES.items() if k != "kgid"} if rdf_format == ox.RdfFormat.TURTLE else None
-        body = ox.serialize(triples[:limit], format=rdf_format, prefixes=prefixes)
+        body = ox.serialize(triples, format=rdf_format, prefixes=prefixes)
+        kept = len(triples)
     elif isinstance(result, ox.QuerySolutions):
-        limited, cut = first_solutions(result, limit)
-        body = limited.serialize(format=SOLUTION_TYPES[media])
+        rows, cut = take(result, limit, max_bytes)
+        body = solutions_of(list(result.variables), rows).serialize(format=SOLUTION_TYPES[media])
+        kept = len(rows)
     else:
-        cut = False
         body = result.serialize(format=SOLUTION_TYPES[media])
     if cut:
-        headers["X-Kg-Truncated"] = str(limit)
+        headers["X-Kg-Truncated"] = str(kept)
+        headers["X-Kg-Truncated-By"] = cut
     charset = "; charset=utf-8" if media.startswith("text/") else ""
     return Answer(200, media + charset, body, headers)

@@ -17,6 +17,7 @@ import uvicorn
 from kg.errors import KgError, UserError
 from kg.serve.app import Settings, make_app
 from kg.serve.folder import build_store
+from kg.serve.pool import DEFAULT_MEMORY, DEFAULT_QUEUE
 
 
 def _check_store(store: Path) -> None:
@@ -48,8 +49,26 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(folder: str | Path, *, host: str = "127.0.0.1", port: int = 7878, timeout: float = 30.0, limit: int = 10_000, workers: int = 2, lazy_explorer: bool = False, on_ready: Callable[[str], None] | None = None) -> None:
+def serve(
+    folder: str | Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 7878,
+    timeout: float = 30.0,
+    limit: int = 10_000,
+    workers: int = 2,
+    lazy_explorer: bool = False,
+    on_ready: Callable[[str], None] | None = None,
+    memory: int | None = DEFAULT_MEMORY,
+    max_bytes: int | None = Settings.max_bytes,
+    max_body: int = Settings.max_body,
+    queue: int = DEFAULT_QUEUE,
+) -> None:
     """Serve the build in ``folder`` until interrupted (Ctrl-C returns normally).
+
+    ``memory`` caps each worker's address space, ``max_bytes`` the result terms
+    of one answer, ``max_body`` a request's body; ``queue`` requests may wait
+    for a worker (see :mod:`kg.serve.pool`).
 
     Raises
     ------
@@ -61,7 +80,8 @@ def serve(folder: str | Path, *, host: str = "127.0.0.1", port: int = 7878, time
     """
     folder = Path(folder)
     _check_store(build_store(folder))
-    app = make_app(Settings(folder=folder, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer))
+    settings = Settings(folder=folder, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer, memory=memory, max_bytes=max_bytes, max_body=max_body, queue=queue)
+    app = make_app(settings)
     sock = _bind(host, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)

@@ -22,10 +22,10 @@ from kg.views.syntax import syntax_error
 from kg.serve.results import Answer, render
 from kg.store.namespace import PREFIXES
 
-# Policy refusals are 403, an unknown node 404, a body of the wrong type 415, a stopped query or
-# an explorer still reading the graph 503;
-# other mistakes in the request are 400, and the rest (an unreadable store) 500.
-_STATUS = {"E304": 403, "E331": 403, "E374": 404, "E346": 415, "E344": 503, "E375": 503}
+# Policy refusals are 403, an unknown node 404, a body too large 413, a body of the wrong type 415;
+# a query stopped by its timeout or its memory cap, a full queue, an explorer still reading the graph 503;
+# other mistakes in the request are 400, and the rest (an unreadable store, a worker that died) 500.
+_STATUS = {"E304": 403, "E331": 403, "E374": 404, "E379": 413, "E346": 415, "E344": 503, "E375": 503, "E376": 503, "E377": 503}
 _TEXT = "text/plain; charset=utf-8"
 _OPEN: dict[str, tuple[Generation, ox.Store]] = {}
 
@@ -40,6 +40,7 @@ class Job:
     accept: str | None = None
     fmt: str | None = None
     limit: int = 10_000
+    max_bytes: int | None = None
     default_graphs: tuple[str, ...] = ()
     named_graphs: tuple[str, ...] = ()
 
@@ -62,9 +63,10 @@ def warm(path: str, generation: Generation) -> None:
 
 
 def error_answer(error: KgError) -> Answer:
-    """The HTTP answer for a catalogued error, as one line of text."""
+    """The HTTP answer for a catalogued error, as one line of text (a full queue says when to retry)."""
     status = _STATUS.get(error.code, 400 if isinstance(error, UserError) else 500)
-    return Answer(status, _TEXT, f"{error}\n".encode("utf-8"))
+    headers = {"Retry-After": str(error.values["seconds"])} if error.code == "E377" else {}
+    return Answer(status, _TEXT, f"{error}\n".encode("utf-8"), headers)
 
 
 def _graphs(iris: tuple[str, ...]) -> list[ox.NamedNode] | None:
@@ -78,13 +80,13 @@ def answer(job: Job) -> Answer:
         store = open_store(job.store, job.generation)
         try:
             result = store.query(job.sparql, prefixes=PREFIXES, default_graph=_graphs(job.default_graphs), named_graphs=_graphs(job.named_graphs))
-            return render(result, job.accept, job.fmt, job.limit)
+            return render(result, job.accept, job.fmt, job.limit, job.max_bytes)
         except SyntaxError as error:
             raise syntax_error(job.sparql, str(error)) from None
         except ValueError as error:  # a bad graph IRI in the request
             raise UserError("E303", reason=" ".join(str(error).split())) from None
-        except OSError as error:
-            raise KgError("E348", path=job.store, reason=" ".join(str(error).split())) from None
+        except OSError as error:  # the store opened; the query itself failed
+            raise KgError("E334", reason=" ".join(str(error).split())) from None
     except KgError as error:
         return error_answer(error)
 

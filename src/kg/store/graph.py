@@ -26,10 +26,11 @@ from kg.model import Paper, Resolution
 from kg.store import disk, serialize
 from kg.store.rdf import graph_triples
 from kg.views import facts as fact_view
-from kg.views import network, sparql
+from kg.views import network, numbers, sparql
 from kg.views import stats as stats_view
 from kg.views.bridge import rdflib_graph
 from kg.views.facts import NODE_TYPES, FactRow
+from kg.views.numbers import ResultRow
 from kg.views.sparql import is_update, to_python
 
 if TYPE_CHECKING:
@@ -96,6 +97,10 @@ class KnowledgeGraph:
     def facts(self) -> Iterator[FactRow]:
         """One row per fact and supporting paper, sorted, with labels and types."""
         return iter(fact_view.facts(self.store))
+
+    def results(self) -> list[ResultRow]:
+        """Every numeric result (``kg:Result``), by paper and position; see :func:`kg.views.numbers.results`."""
+        return numbers.results(self.store)
 
     def to_networkx(self) -> nx.MultiDiGraph:
         """A new NetworkX MultiDiGraph derived from the RDF; see :func:`kg.views.network.to_networkx`."""

@@ -84,6 +84,12 @@ def entity_iri(key: str) -> str:
     return f"{DATA}{encode_segment(kind)}/{slug}"
 
 
+def result_iri(paper_id: str, start: int) -> str:
+    """A stable IRI for the numeric result whose value starts at ``start`` in the paper's abstract."""
+    digest = hashlib.sha256(f"{paper_id}\x1f{start}".encode("utf-8"))
+    return f"{DATA}result/{digest.hexdigest()[:24]}"
+
+
 def statement_iri(paper_id: str, subject: str, relation: str, obj: str) -> str:
     """A stable IRI for the statement of one fact in one paper."""
     digest = hashlib.sha256("\x1f".join((paper_id, subject, relation, obj)).encode("utf-8"))

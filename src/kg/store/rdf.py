@@ -15,8 +15,8 @@ from urllib.parse import quote
 
 import pyoxigraph as ox
 
-from kg.model import Entity, Paper, Resolution, ResolvedFact
-from kg.store.namespace import KG, PREFIXES, entity_iri, paper_iri, statement_iri
+from kg.model import Entity, Paper, Resolution, ResolvedFact, ResolvedResult
+from kg.store.namespace import KG, PREFIXES, entity_iri, paper_iri, result_iri, statement_iri
 
 _RDF = PREFIXES["rdf"]
 _RDFS = PREFIXES["rdfs"]
@@ -143,6 +143,33 @@ def fact_triples(fact: ResolvedFact) -> Iterator[ox.Triple]:
     yield ox.Triple(statement, _kg("extractor"), text_literal(fact.extractor))
 
 
+def result_triples(result: ResolvedResult) -> Iterator[ox.Triple]:
+    """A numeric result as a ``kg:Result`` node: its value, what it belongs to, and its evidence."""
+    node = _n(result_iri(result.paper_id, result.start))
+    yield ox.Triple(node, RDF_TYPE, _kg("Result"))
+    yield ox.Triple(node, _kg("method"), _n(entity_iri(result.method)))
+    for name, key in (("metric", result.metric), ("onDataset", result.dataset), ("forTask", result.task), ("comparedTo", result.compared_to)):
+        if key is not None:
+            yield ox.Triple(node, _kg(name), _n(entity_iri(key)))
+    if result.method_text:
+        yield ox.Triple(node, _kg("methodLabel"), text_literal(result.method_text))
+    if result.metric_text:
+        yield ox.Triple(node, _kg("metricLabel"), text_literal(result.metric_text))
+    yield ox.Triple(node, _kg("value"), ox.Literal(result.number, datatype=_DECIMAL))
+    yield ox.Triple(node, _kg("valueText"), text_literal(result.value))
+    if result.unit:
+        yield ox.Triple(node, _kg("unit"), text_literal(result.unit))
+    yield ox.Triple(node, _kg("resultKind"), text_literal(result.kind))
+    yield ox.Triple(node, _n(_PROV + "wasDerivedFrom"), _n(paper_iri(result.paper_id)))
+    yield ox.Triple(node, _kg("evidence"), text_literal(result.evidence))
+    yield ox.Triple(node, _kg("evidenceStart"), ox.Literal(str(result.evidence_start), datatype=_INTEGER))
+    yield ox.Triple(node, _kg("evidenceEnd"), ox.Literal(str(result.evidence_end), datatype=_INTEGER))
+    yield ox.Triple(node, _kg("valueStart"), ox.Literal(str(result.start), datatype=_INTEGER))
+    yield ox.Triple(node, _kg("valueEnd"), ox.Literal(str(result.end), datatype=_INTEGER))
+    yield ox.Triple(node, _kg("confidence"), confidence_literal(result.confidence))
+    yield ox.Triple(node, _kg("extractor"), text_literal(result.extractor))
+
+
 def graph_triples(papers: Sequence[Paper], resolution: Resolution) -> Iterable[ox.Triple]:
     """Every triple of the graph built from ``papers`` and their ``resolution``."""
     for paper in papers:
@@ -151,3 +178,5 @@ def graph_triples(papers: Sequence[Paper], resolution: Resolution) -> Iterable[o
         yield from entity_triples(entity)
     for fact in resolution.facts:
         yield from fact_triples(fact)
+    for result in resolution.results:
+        yield from result_triples(result)

@@ -48,8 +48,19 @@ _BATCH = 256
 _BATCH_SECONDS = 0.05
 
 
+def _silence_stderr() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+
+
 def _child(store: ox.Store, sparql: str, substitutions: Any, limit: int | None, memory: int | None, out: Connection) -> None:
-    """Evaluate one query and send ("head", kind, names), ("rows", [...])..., ("end" | "more", None)."""
+    """Evaluate one query and send ("head", kind, names), ("rows", [...])..., ("end" | "more", None).
+
+    The child's stderr goes to /dev/null: when the memory cap is reached Rust's allocator
+    aborts with a message and a backtrace there, and the parent reports it in one line.
+    """
+    _silence_stderr()
     forbid_network()
     limit_memory(memory)
     try:

@@ -9,7 +9,7 @@ a direct triple such as ``?method kg:evaluatedOn ?dataset`` is stored once
 however many papers state it, so no ``DISTINCT`` is needed.
 
 >>> sorted(NAMED)
-['datasets-per-method', 'fact-provenance', 'methods-for-task', 'related-methods', 'top-datasets']
+['datasets-per-method', 'fact-provenance', 'leaderboard', 'methods-for-task', 'related-methods', 'top-datasets']
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from kg.errors import UserError
+from kg.views.numbers import LEADERBOARD_QUERY
 from kg.views.sparql import DEFAULT_LIMIT, DEFAULT_TIMEOUT, QueryStream, run_query
 
 __all__ = ["NAMED", "NamedQuery", "run_named"]
@@ -65,6 +66,11 @@ NAMED: dict[str, NamedQuery] = {
              ?method kg:evaluatedOn ?dataset .
              ?dataset rdfs:label ?label .
            } GROUP BY ?dataset ?label ORDER BY DESC(?methods) ?label""",
+    ),
+    "leaderboard": NamedQuery(
+        "Reported results on the dataset labelled ?dataset_label by the metric labelled ?metric_label, best first, with paper and evidence.",
+        LEADERBOARD_QUERY,
+        texts=("dataset_label", "metric_label"),
     ),
     "fact-provenance": NamedQuery(
         "The papers, evidence sentences, confidences and extractors behind the fact ?s ?p ?o.",

@@ -251,6 +251,10 @@ class QueryStream:
         self.kind: Literal["select", "ask", "graph"] = kind
 
     def _next(self) -> tuple[str, Any]:
+        # Checked before every read, not only when the queue is empty, so a fast stream stops on time too.
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            self.close()
+            raise UserError("E332", seconds=f"{self._timeout:g}")
         wait = None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
         try:
             kind, value = self._worker.out.get(timeout=wait)

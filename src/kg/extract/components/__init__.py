@@ -7,6 +7,7 @@ the Doc. They run in this order (``load_pipeline`` adds them so):
 - ``kg_mentions`` -> ``doc._.kg_mentions`` (:func:`kg.extract.mentions.find_mentions` and URLs)
 - ``kg_contributions`` -> ``proposes`` facts in ``doc._.kg_facts``
 - ``kg_relations`` -> the other facts in ``doc._.kg_facts``
+- ``kg_results`` -> numeric results in ``doc._.kg_results`` (:func:`kg.extract.results.find_results`)
 - ``kg_fact_scores`` -> the relation facts' confidences, from a learned model (:mod:`kg.extract.pairs`)
 
 A component that raises on one Doc hands the error to the pipeline's error
@@ -33,6 +34,7 @@ from spacy.tokens import Doc
 
 from kg.extract.acronyms import find_acronyms
 from kg.extract.annotations import as_tuple
+from kg.extract.bounds import cap_facts, crowd_cap
 from kg.extract.contributions import find_contributions
 from kg.extract.confidences import Confidences
 from kg.extract.cues import ContributionPatterns, HubCues, MentionHeads, RelationCues, RoleCues
@@ -40,6 +42,7 @@ from kg.extract.gazetteers import build_gazetteer
 from kg.extract.mentions import find_mentions
 from kg.extract.pairs import PairModel, rescored
 from kg.extract.relations import find_relations
+from kg.extract.results import find_results, parse_measures, parse_subjects
 from kg.extract.structure import MentionIndex, proposals
 from kg.extract.urls import find_urls
 from kg.model import Mention
@@ -50,11 +53,13 @@ __all__ = [
     "FactScorer",
     "MentionFinder",
     "RelationFinder",
+    "ResultFinder",
     "make_acronym_finder",
     "make_contribution_finder",
     "make_fact_scorer",
     "make_mention_finder",
     "make_relation_finder",
+    "make_result_finder",
     "skip_failed_doc",
 ]
 
@@ -80,6 +85,17 @@ def rule_index(doc: Doc, mentions: Iterable[Mention]) -> MentionIndex:
     mentions (entities for the resolver) but end no fact: on the seed abstracts facts
     built on them were mostly wrong ("geometric problem", "appealing approach")."""
     return MentionIndex(doc, (m for m in mentions if not m.extractor.startswith("kg.scierc")))
+
+
+def _sentences(doc: Doc) -> list[tuple[int, int]]:
+    return [(s.start_char, s.end_char) for s in doc.sents]
+
+
+def warn_capped(doc: Doc, note: str | None, stage: str) -> None:
+    """Log a cap that cut (see :mod:`kg.extract.bounds`), naming the paper by the start of its abstract."""
+    if note:
+        opening = doc.text[:60] + ("..." if len(doc.text) > 60 else "")
+        logger.warning("paper whose abstract starts %r: %s (%s caps)", opening, note, stage)
 
 
 def _scierc_mapping(name: str) -> Callable | None:
@@ -209,7 +225,8 @@ class RelationFinder(_Component):
 
     def find(self, doc: Doc) -> None:
         facts = as_tuple(doc._.kg_facts)
-        mentions = as_tuple(doc._.kg_mentions)
+        mentions, note = crowd_cap(_sentences(doc), as_tuple(doc._.kg_mentions))
+        warn_capped(doc, note, "kg_relations")
         index = rule_index(doc, mentions)
         hub = (MentionIndex(doc, mentions), self.hub_cues) if self.hub_cues is not None else None
         found = find_relations(
@@ -217,7 +234,8 @@ class RelationFinder(_Component):
             as_tuple(doc._.kg_acronyms), hub, self.confidences,
             releases_data=any(f.relation == "proposes" and f.object.label == "Dataset" for f in facts),
         )
-        doc._.kg_facts = (*facts, *found)
+        doc._.kg_facts, note = cap_facts((*facts, *found))
+        warn_capped(doc, note, "kg_relations")
 
 
 @Language.factory(
@@ -240,6 +258,24 @@ def make_relation_finder(
     confidences: Confidences,
 ) -> RelationFinder:
     return RelationFinder(name, cues, heads, patterns, trained, hub_cues, confidences)
+
+
+class ResultFinder(_Component):
+    """Writes ``doc._.kg_results``: the numbers the abstract reports as results, and what they belong to."""
+
+    def find(self, doc: Doc) -> None:
+        sentences = [(s.start_char, s.end_char) for s in doc.sents] if doc.has_annotation("SENT_START") else [(0, len(doc.text))]
+        parsed = doc.has_annotation("DEP")
+        found = find_results(
+            doc.text, sentences, as_tuple(doc._.kg_mentions), as_tuple(doc._.kg_facts),
+            parse_subjects(doc) if parsed else None, parse_measures(doc) if parsed else None,
+        )
+        doc._.kg_results = tuple(found)
+
+
+@Language.factory("kg_results", assigns=["doc._.kg_results"], requires=["doc._.kg_mentions", "doc._.kg_facts"], default_config={})
+def make_result_finder(nlp: Language, name: str) -> ResultFinder:
+    return ResultFinder(name)
 
 
 class FactScorer(_Component):

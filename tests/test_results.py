@@ -1,0 +1,288 @@
+"""Numeric results: which numbers are results, what they belong to, how they are stored, ranked and scored."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+import srsly
+
+from kg.evaluation.results import PredictedResult, parse_results_gold, read_results_gold, same_value, score_results
+from kg.errors import UserError
+from kg.extract.numbers import canonical_number, number_candidates
+from kg.extract.results import find_results, result_kind
+from kg.model import Entity, Extraction, Fact, Mention, Paper, Resolution, ResolvedResult, Result
+
+# -- which numbers may be results ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We train Llama-3.1-70B and ViT-S/8 on CIFAR-10 and IMC 2022.",
+        "As shown in 2019, the bound is O(1/T) and Omega(kd).",
+        "We use 5-shot prompts, top-5 retrieval and k = 3 neighbours.",
+        "The corpus has 1000 images, 2 million examples and 7B parameters on 9 datasets.",
+        "See (1) and (2) at https://github.com/a/b-12.",
+        "The soft hy(cid:173) phen is not a number.",
+    ],
+)
+def test_numbers_that_are_never_results(sentence):
+    assert number_candidates(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        ("It reaches 93.2% accuracy.", [("93.2", "%")]),
+        ("It reaches 93.2\\% accuracy.", [("93.2", "%")]),
+        ("It gains +3.1 points and runs 2.5x faster.", [("3.1", "points"), ("2.5", "x")]),
+        ("Gains of 8-24% and 20x-200x fewer parameters.", [("8-24", "%"), ("20x-200x", "x")]),
+        ("It scores 0.978 F-measure.", [("0.978", None)]),
+    ],
+)
+def test_numbers_that_may_be_results_keep_value_and_unit(sentence, expected):
+    assert [(c.value, c.unit) for c in number_candidates(sentence)] == expected
+
+
+@pytest.mark.parametrize("value, number", [("1,024", "1024"), ("88.0", "88"), ("8-24", "8"), (".5", "0.5")])
+def test_canonical_numbers(value, number):
+    assert canonical_number(value) == number
+
+
+@pytest.mark.parametrize(
+    "sentence, kinds",
+    [
+        ("LynxNet reaches 71.4 exact match on Kestrel-QA.", ["absolute"]),
+        ("LynxNet improves F1 by 13% over the baseline.", ["improvement"]),
+        ("LynxNet gains +2.0 BLEU.", ["improvement"]),
+        ("LynxNet is 3x faster and uses 40% less memory.", ["relative", "relative"]),
+    ],
+)
+def test_result_kinds(sentence, kinds):
+    assert [result_kind(sentence, c, None) for c in number_candidates(sentence)] == kinds
+
+
+# -- what a result belongs to -------------------------------------------------------------
+
+
+def _mention(text: str, whole: str, label: str, after: int = 0) -> Mention:
+    start = whole.index(text, after)
+    return Mention(start, start + len(text), label, text)
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for piece in text.split(". "):
+        end = start + len(piece) + (1 if start + len(piece) < len(text) else 0)
+        spans.append((start, min(end, len(text))))
+        start = end + 1
+    return spans
+
+
+def test_a_result_gets_method_metric_dataset_and_reference():
+    text = "We propose PicoFormer for crop mapping. PicoFormer reaches 71.4% accuracy on CropNet, 2.5x faster than ViT-B."
+    own = _mention("PicoFormer", text, "Method")
+    mentions = [own, _mention("PicoFormer", text, "Method", 20), _mention("accuracy", text, "Metric"), _mention("CropNet", text, "Dataset"), _mention("ViT-B", text, "Method")]
+    facts = [Fact("proposes", None, own, (0, 39), "t", 0.9)]
+    found = find_results(text, _sentences(text), mentions, facts)
+    assert [(r.value, r.unit, r.kind, r.method.text, r.dataset.text) for r in found] == [
+        ("71.4", "%", "absolute", "PicoFormer", "CropNet"),
+        ("2.5", "x", "relative", "PicoFormer", "CropNet"),
+    ]
+    assert found[0].metric_text == "accuracy" and found[0].compared_to is None
+    assert found[1].compared_to.text == "ViT-B" and found[1].metric_text == "speedup"
+
+
+def test_from_a_to_b_gives_the_first_value_to_the_reference():
+    text = "We propose TideNet. TideNet raises accuracy over ARIMA from 70.1% to 75.3%."
+    own = _mention("TideNet", text, "Method")
+    mentions = [own, _mention("TideNet", text, "Method", 10), _mention("accuracy", text, "Metric"), _mention("ARIMA", text, "Method")]
+    found = find_results(text, _sentences(text), mentions, [Fact("proposes", None, own, (0, 19), "t", 0.9)])
+    assert [(r.value, r.method.text) for r in found] == [("70.1", "ARIMA"), ("75.3", "TideNet")]
+
+
+def test_a_sentence_without_result_words_gives_no_result():
+    text = "We propose TideNet. The data span 12.5 years of records."
+    own = _mention("TideNet", text, "Method")
+    assert find_results(text, _sentences(text), [own], [Fact("proposes", None, own, (0, 19), "t", 0.9)]) == []
+
+
+def test_results_survive_the_cache_and_the_process_codec():
+    text = "We propose A. A reaches 9.5% accuracy."
+    method = _mention("A", text, "Method", 10)
+    result = Result("9.5", "9.5", "%", "absolute", 24, 27, (14, len(text)), method, None, "accuracy", None, None, None, "kg.results/9", 0.8, "our A")
+    extraction = Extraction("p", mentions=(method,), results=(result,))
+    assert Extraction.from_dict(json.loads(json.dumps(extraction.to_dict()))) == extraction
+    assert srsly.msgpack_loads(srsly.msgpack_dumps({"r": [result]}))["r"][0] == result
+
+
+# -- the graph, results.csv and leaderboards --------------------------------------------
+
+
+def _graph():
+    from kg.store import KnowledgeGraph
+
+    text = "We propose A. A reaches 12.0 WER on Set and B 14.5 WER."
+    papers = [Paper(id="p1", abstract=text), Paper(id="p2", abstract="B reaches 80.0% accuracy on Set.")]
+    entities = (
+        Entity("method/a", "Method", "A", papers=("p1",), mentions=2),
+        Entity("method/b", "Method", "B", papers=("p1", "p2"), mentions=2),
+        Entity("dataset/set", "Dataset", "Set", papers=("p1", "p2"), mentions=2),
+        Entity("metric/wer", "Metric", "WER", papers=("p1",), mentions=2),
+    )
+
+    def result(paper: str, value: str, method: str, start: int, metric: str | None, label: str) -> ResolvedResult:
+        body = text if paper == "p1" else papers[1].abstract
+        return ResolvedResult(paper, value, value.rstrip("0").rstrip("."), None, "absolute", start, start + len(value), body, 0, len(body),
+                              method, None, metric, label, "dataset/set", None, None, "kg.results/9", 0.8)
+
+    results = (result("p1", "12.0", "method/a", 24, "metric/wer", "WER"), result("p1", "14.5", "method/b", 46, "metric/wer", "WER"),
+               result("p2", "80.0", "method/b", 10, None, "accuracy"))
+    return KnowledgeGraph.from_resolution(papers, Resolution(entities=entities, facts=(), results=results))
+
+
+def test_results_are_result_nodes_that_pass_the_shapes(tmp_path):
+    from kg.views.validate import validate
+
+    graph = _graph()
+    rows = graph.results()
+    assert [(r.paper_id, r.method_label, r.value, r.value_text, r.metric_label, r.dataset_label) for r in rows] == [
+        ("p1", "A", "12", "12.0", "WER", "Set"), ("p1", "B", "14.5", "14.5", "WER", "Set"), ("p2", "B", "80", "80.0", "accuracy", "Set"),
+    ]
+    conforms, report = validate(graph.store)
+    assert conforms, report
+
+
+def test_results_csv_has_a_row_per_result(tmp_path):
+    from kg.export import write_all
+
+    write_all(_graph(), tmp_path, names=["results.csv"])
+    with open(tmp_path / "results.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["method_label"], r["value_text"], r["kind"]) for r in rows] == [("A", "12.0", "absolute"), ("B", "14.5", "absolute"), ("B", "80.0", "absolute")]
+
+
+def test_leaderboards_rank_lower_is_better_metrics_ascending():
+    from kg.views.numbers import leaderboard
+    from kg.views.queries import run_named
+
+    graph = _graph()
+    assert [(r.method_label, r.value_text) for r in leaderboard(graph.store, "set", "wer")] == [("A", "12.0"), ("B", "14.5")]
+    with run_named(graph.store, "leaderboard", dataset_label="Set", metric_label="WER") as rows:
+        assert [(row["methodName"].value, row["valueText"].value) for row in rows] == [("A", "12.0"), ("B", "14.5")]
+
+
+def test_the_analysis_table_ranks_each_board():
+    pytest.importorskip("pandas")
+    from kg.analysis import result_leaderboards
+
+    table = result_leaderboards(_graph())
+    assert table[["dataset", "metric", "rank", "method", "direction"]].values.tolist() == [
+        ["Set", "WER", 1, "A", "lower"], ["Set", "WER", 2, "B", "lower"], ["Set", "accuracy", 1, "B", "higher"],
+    ]
+
+
+# -- scoring ------------------------------------------------------------------------------
+
+ABSTRACT = "We propose LynxRank. LynxRank reaches 71.4 exact match on Kestrel-QA, 3.2 points above DenseRet."
+
+
+def _gold(results: list[dict]) -> list:
+    record = {"id": "r1", "abstract": ABSTRACT, "entities": [{"name": "LynxRank", "aliases": ["our method"], "type": "Method"}], "results": results}
+    return parse_results_gold([record], Path("g.json"))
+
+
+GOLD = [
+    {"method": "LynxRank", "dataset": "Kestrel-QA", "task": None, "metric": "exact match", "value": "71.4", "unit": None, "kind": "absolute", "compared_to": None, "sentence": 1},
+    {"method": "LynxRank", "dataset": "Kestrel-QA", "task": None, "metric": "exact match", "value": "3.2", "unit": "points", "kind": "improvement", "compared_to": "DenseRet", "sentence": 1},
+]
+
+
+def test_core_and_full_match():
+    at = ABSTRACT.index("71.4"), ABSTRACT.index("3.2")
+    predicted = {"r1": [
+        PredictedResult("r1", "71.4", "absolute", at[0], ("our method",), ("exact match",), ("Kestrel-QA",)),
+        PredictedResult("r1", "+3.20", "absolute", at[1], ("LynxRank",), ("exact match",), ("Kestrel-QA",)),
+        PredictedResult("r1", "71.4", "absolute", 0, ("LynxRank",)),  # outside the evidence sentence
+    ]}
+    scores = score_results(_gold(GOLD), predicted)
+    assert (scores.core["all"].correct_predicted, scores.core["all"].predicted, scores.core["all"].matched_gold) == (2, 3, 2)
+    assert (scores.full["all"].correct_predicted, scores.full["all"].matched_gold) == (1, 1)  # the kind of 3.2 is wrong
+    assert scores.full["improvement"].matched_gold == 0 and scores.core["improvement"].matched_gold == 1
+
+
+@pytest.mark.parametrize("a, b, same", [("88.0", "88", True), ("-2.1", "+2.1", True), ("8-24", "8-24", True), ("8-24", "8", False), ("3", "3.5", False)])
+def test_values_compare_as_numbers(a, b, same):
+    assert same_value(a, b) is same
+
+
+def test_a_results_file_without_abstracts_takes_them_from_the_facts_gold_beside_it(tmp_path):
+    (tmp_path / "dev_gold.json").write_text(json.dumps([{"id": "r1", "abstract": ABSTRACT, "entities": []}]))
+    gold = tmp_path / "dev_results.json"
+    gold.write_text(json.dumps([{"id": "r1", "results": [{**GOLD[0], "evidence": ABSTRACT.split(". ")[1]}]}]))
+    records = read_results_gold(gold)
+    assert records[0].abstract == ABSTRACT and records[0].results[0].span[0] == ABSTRACT.index("LynxRank reaches")
+    (tmp_path / "dev_gold.json").unlink()
+    with pytest.raises(UserError, match="E220.*--abstracts"):
+        read_results_gold(gold)
+
+
+@pytest.mark.parametrize(
+    "result, message",
+    [({**GOLD[0], "sentence": 9}, "sentence 9 is out of range"), ({**GOLD[0], "kind": "best"}, "kind"), ({**GOLD[0], "evidence": "Not there.", "sentence": None}, "not a sentence")],
+)
+def test_bad_gold_results_name_the_record(result, message):
+    with pytest.raises(UserError, match=message):
+        _gold([result])
+
+
+@pytest.mark.slow
+def test_kg_eval_results_scores_a_build_and_prints_json(tmp_path, capsys):
+    from kg.cli import main
+
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"id": "r1", "abstract": ABSTRACT, "entities": [{"name": "LynxRank", "aliases": [], "type": "Method"}], "results": GOLD}]))
+    assert main(["eval", "results", str(gold), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["core"]["all"]["gold"] == 2 and set(scores) == {"core", "full", "gold", "records"}
+    assert 0 <= scores["core"]["all"]["precision"] <= 100
+
+
+def test_the_engine_exports_carry_the_results(tmp_path):
+    import networkx as nx
+
+    from kg.export import write_all
+
+    write_all(_graph(), tmp_path, names=["neo4j", "graph.nq", "graph.graphml"])
+    with open(tmp_path / "neo4j" / "results.csv", encoding="utf-8", newline="") as handle:
+        assert sorted(r["valueText"] for r in csv.DictReader(handle)) == ["12.0", "14.5", "80.0"]
+    with open(tmp_path / "neo4j" / "result_links.csv", encoding="utf-8", newline="") as handle:
+        links = {(r[":END_ID"].rsplit("/", 1)[-1], r[":TYPE"]) for r in csv.DictReader(handle)}
+    assert {("a", "METHOD"), ("wer", "METRIC"), ("set", "ON_DATASET"), ("p1", "REPORTED_IN")} <= links
+    quads = (tmp_path / "graph.nq").read_text(encoding="utf-8").splitlines()
+    result_quads = [q for q in quads if q.startswith("<https://w3id.org/kg-lit/id/result/")]
+    assert result_quads and all(q.rstrip(" .").endswith(("/paper/p1>", "/paper/p2>")) for q in result_quads)
+    graph = nx.read_graphml(tmp_path / "graph.graphml")
+    assert sorted(a["value_text"] for _, a in graph.nodes(data=True) if a.get("type") == "Result") == ["12.0", "14.5", "80.0"]
+
+
+def test_the_entity_pages_of_a_method_and_a_dataset_list_their_results(tmp_path):
+    pytest.importorskip("starlette", reason="the serve extra is not installed")
+    import urllib.parse
+
+    from .serve_build import Server, http, make_build
+
+    server = Server(make_build(tmp_path / "build", _graph()))
+    try:
+        pages = {}
+        for name in ("method/a", "dataset/set"):
+            status, _, body = http(server.url + "entity?" + urllib.parse.urlencode({"iri": f"https://w3id.org/kg-lit/id/{name}"}))
+            assert status == 200
+            pages[name] = body.decode("utf-8")
+    finally:
+        server.stop()
+    assert "Reported results" in pages["method/a"] and "<mark>12.0</mark>" in pages["method/a"] and '<td class="value">14.5' not in pages["method/a"]
+    assert all(f'<td class="value">{value}' in pages["dataset/set"] for value in ("12.0", "14.5", "80.0"))
