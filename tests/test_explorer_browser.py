@@ -316,3 +316,22 @@ def test_no_visible_text_is_a_hashed_paper_id(seeds):
         assert "sha256-" not in page.inner_text("body"), query
     # The last one is a paper: its panel shows its abstract's words as the name, and no Id row.
     assert page.locator("#details h2").inner_text().startswith("Texture map production")
+
+
+def test_a_node_in_no_fact_leads_on_to_its_papers_and_the_entities_named_with_it(seeds):
+    """"transformer" is named by papers but in no fact: its panel still offers somewhere to go, and the counts add up."""
+    import re
+
+    page = seeds.page
+    page.fill("#search", "transformer")
+    page.press("#search", "Enter")
+    panel = page.locator("#details")
+    assert "0 facts" in panel.inner_text()
+    assert panel.locator("section.group", has_text="Mentioned in").locator("button.goto").count() >= 1
+    named = panel.locator("section.group", has_text="Named with it").locator("button.goto")
+    assert named.count() >= 3
+    first = named.first.inner_text()
+    named.first.click()
+    assert page.locator("#details h2").inner_text() == first
+    shown, total = (int(n.replace(",", "")) for n in re.match(r"Showing ([\d,]+) nodes? of ([\d,]+)", page.inner_text("#status")).groups())
+    assert shown <= total

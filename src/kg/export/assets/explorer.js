@@ -104,6 +104,8 @@
       });
       edge.years = years;
     });
+    var namedIn = papers.map(function () { return []; });  // paper -> the nodes it mentions
+    nodes.forEach(function (node, i) { (node.in || []).forEach(function (p) { namedIn[p].push(i); }); });
     var paperFacts = papers.map(function () { return []; });
     edges.forEach(function (edge, e) {
       edge.ev.forEach(function (item, k) { paperFacts[item[0]].push([e, k]); });
@@ -120,28 +122,37 @@
     var years = data.years || papers.map(function (p) { return p.year; }).filter(Boolean);
     return {
       data: data, nodes: nodes, edges: edges, papers: papers, adjacency: adjacency,
-      paperFacts: paperFacts, keys: keys, order: order,
+      paperFacts: paperFacts, namedIn: namedIn, keys: keys, order: order,
       minYear: years.length ? Math.min.apply(null, years) : null,
       maxYear: years.length ? Math.max.apply(null, years) : null
     };
   }
 
-  /** Nodes matching `query`: exact label > exact other name > prefix > substring, then support. */
+  /** Whether a later word of `name` (words joined by spaces) starts the run `compact` ("lora" in "qa lora tuning"). */
+  function wordPrefix(name, compact) {
+    var words = name.split(" ");
+    for (var w = 1; w < words.length; w++) {
+      if (words.slice(w).join("").lastIndexOf(compact, 0) === 0) { return true; }
+    }
+    return false;
+  }
+
+  /** Nodes matching `query`: exact label > exact other name > prefix > a word's prefix > substring, then support. */
   function search(model, query) {
     var wanted = normalise(query);
     if (!wanted) { return []; }
     var compact = wanted.replace(/ /g, "");
     var hits = [];
     model.keys.forEach(function (names, i) {
-      var best = 4, via = -1;
+      var best = 5, via = -1;
       for (var k = 0; k < names.length && best > 0; k++) {
-        var name = names[k][0], run = names[k][1], rank = 4;
+        var name = names[k][0], run = names[k][1], rank = 5;
         if (name === wanted || run === compact) { rank = k === 0 ? 0 : 1; }
         else if (name.lastIndexOf(wanted, 0) === 0 || run.lastIndexOf(compact, 0) === 0) { rank = 2; }
-        else if (name.indexOf(wanted) >= 0 || run.indexOf(compact) >= 0) { rank = 3; }
+        else if (run.indexOf(compact) >= 0) { rank = wordPrefix(name, compact) ? 3 : 4; }
         if (rank < best || (rank === best && via > 0 && k === 0)) { best = rank; via = k; }
       }
-      if (best < 4) { hits.push({node: i, rank: best, via: via}); }
+      if (best < 5) { hits.push({node: i, rank: best, via: via}); }
     });
     hits.sort(function (a, b) {
       return a.rank - b.rank || model.nodes[b.node].support - model.nodes[a.node].support ||
@@ -294,7 +305,10 @@
       var focus = new Set();
       if (state.focus !== null) {
         focus = neighbourhood(model, state.focus, state.hops, edgeOk);
-        focus.forEach(function (i) { shown.add(i); });  // a chosen node is drawn even past the cap
+        focus.forEach(function (i) {  // a chosen node is drawn even past the cap, and counted once
+          if (!(nodeOk[i] && model.adjacency[i].length)) { total += 1; }
+          shown.add(i);
+        });
       }
       var shownEdges = new Set();
       model.edges.forEach(function (edge, e) {
@@ -561,6 +575,24 @@
           item.appendChild(paperLine(p));
           return item;
         }), node.inMore));
+        // The entities its papers also name: somewhere to go from a node in no fact.
+        var shared = new Map();
+        node.in.forEach(function (p) {
+          (model.namedIn[p] || []).forEach(function (j) {
+            if (j !== i && model.nodes[j].type !== "Paper") { shared.set(j, (shared.get(j) || 0) + 1); }
+          });
+        });
+        var near = Array.from(shared.keys()).sort(function (a, b) {
+          return shared.get(b) - shared.get(a) || model.nodes[b].support - model.nodes[a].support || a - b;
+        });
+        if (near.length) {
+          body.appendChild(section("Named with it", near.map(function (j) {
+            var item = el("li", "fact");
+            item.appendChild(nodeButton(j));
+            item.appendChild(el("span", "meta", " " + model.nodes[j].type + " · in " + plural(shared.get(j), "paper") + " with it"));
+            return item;
+          })));
+        }
       }
       var iri = el("p", "iri");
       // A paper whose IRI holds a hash of its abstract: the IRI is kept (tooltip, link), not shown as text.
