@@ -199,3 +199,39 @@ def test_the_entity_page_names_papers_by_their_words_not_their_hash(server):
     assert status == 200 and "kg:mentionedIn" in page
     text = " ".join(chunk.split(">", 1)[-1] for chunk in page.split("<"))  # the text between tags, roughly
     assert "sha256-" not in text
+
+
+def test_the_query_editor_highlights_completes_sorts_and_links_to_the_explorer(browser, server):
+    """/query is YASGUI from the installed oxigraph package: highlighting, kg:add -> kg:addresses, sortable results, offline."""
+    from kg.serve.yasgui import oxigraph_executable
+
+    if oxigraph_executable() is None:
+        pytest.skip("no oxigraph executable (the serve extra installs it)")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors, requests = [], []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(server.url + "query", timeout=WAIT)
+    page.wait_for_selector(".CodeMirror", timeout=WAIT)
+    assert page.locator(".CodeMirror .cm-keyword").count() >= 1  # the default query, highlighted
+    editor = "kgYasgui.getTab().getYasqe()"
+    page.evaluate(f"(() => {{ const y = {editor}; y.setValue('SELECT ?m ?t WHERE {{ ?m kg:add'); y.focus(); y.setCursor(0, 1000); }})()")
+    page.keyboard.press("Control+Space")
+    page.locator(".CodeMirror-hints li", has_text="kg:addresses").first.wait_for(timeout=WAIT)
+    page.keyboard.press("Enter")
+    assert page.evaluate(f"{editor}.getValue()") == "SELECT ?m ?t WHERE { ?m kg:addresses"
+    page.evaluate(f"{editor}.setValue('SELECT ?m ?t WHERE {{ ?m kg:addresses ?t }} LIMIT 40'); {editor}.query()")
+    page.wait_for_selector(".yasr table tbody tr", timeout=WAIT)
+    def column() -> list[str]:
+        return [row.locator("td").nth(2).inner_text() for row in page.locator(".yasr table tbody tr").all()]
+    before = column()
+    page.locator(".yasr table thead th").nth(2).click()
+    ascending = column()
+    page.locator(".yasr table thead th").nth(2).click()
+    descending = column()
+    distinct = lambda values: list(dict.fromkeys(values))  # noqa: E731
+    assert ascending != before and len(distinct(ascending)) > 1 and distinct(descending) == distinct(ascending)[::-1]
+    explore = page.locator("a.kg-explore").first.get_attribute("href")
+    assert explore.startswith("/explore?iri=https%3A%2F%2Fw3id.org%2Fkg-lit%2Fid%2F")
+    assert errors == [] and all(url.startswith(server.url) for url in requests)
+    page.close()

@@ -595,8 +595,9 @@
         }
       }
       var iri = el("p", "iri");
-      // A paper whose IRI holds a hash of its abstract: the IRI is kept (tooltip, link), not shown as text.
-      var shown = hashed(node.iri.split("/").pop()) ? "IRI (hashed from the abstract)" : node.iri;
+      // An IRI holding a hash of an abstract (an untitled paper, or a paper's own unnamed method):
+      // kept as the tooltip and the link, not shown as text.
+      var shown = /sha256-[0-9a-f]/.test(node.iri) ? "IRI (holds a hash of an abstract)" : node.iri;
       iri.title = node.iri;
       if (source.entityUrl) {  // served: the node's own page on the server
         var page = el("a", null, shown);
