@@ -309,7 +309,7 @@ def test_no_visible_text_is_a_hashed_paper_id(seeds):
     """Papers without a title read as their abstract's first words: in the panel, the suggestions and the node labels."""
     page = seeds.page
     assert seeds.shown("(ids, model) => model.nodes.filter((n) => /sha256-/.test(n.label)).length") == 0
-    for query in ("FlexPainter", "lora", "Texture map production is an important"):
+    for query in ("FlexPainter", "lora", "weight selection this paper", "Texture map production is an important"):
         page.fill("#search", query)
         assert "sha256-" not in page.inner_text("#suggestions")
         page.press("#search", "Enter")
