@@ -235,3 +235,20 @@ def test_the_query_editor_highlights_completes_sorts_and_links_to_the_explorer(b
     assert explore.startswith("/explore?iri=https%3A%2F%2Fw3id.org%2Fkg-lit%2Fid%2F")
     assert errors == [] and all(url.startswith(server.url) for url in requests)
     page.close()
+
+
+def test_a_node_in_no_fact_leads_on_when_served(explorer):
+    """The served "transformer" (named by papers, in no fact) lists the entities its papers also name, and one opens."""
+    page = explorer.page
+    page.fill("#search", "transformer")
+    page.locator("#suggestions [role=option]").first.wait_for()
+    page.press("#search", "Enter")
+    explorer.fetched(1)
+    panel = page.locator("#details")
+    assert "0 facts" in panel.inner_text()
+    named = panel.locator("section.group", has_text="Named with it").locator("button.goto")
+    assert named.count() >= 3
+    first = named.first.inner_text()
+    named.first.click()
+    explorer.fetched(2)
+    assert page.locator("#details h2").inner_text() == first
