@@ -54,6 +54,13 @@ class Explorer(Visit):
     def __init__(self, browser, url: str) -> None:
         super().__init__(browser, url, timeout=WAIT)
 
+    def choose(self, query: str) -> None:
+        """Search for ``query``, take the first suggestion and wait for its neighbourhood."""
+        self.page.fill("#search", query)
+        self.page.locator("#suggestions [role=option]").first.wait_for()
+        self.page.press("#search", "Enter")
+        self.fetched(1)
+
     def fetched(self, count: int) -> None:
         """Wait until the page has drawn its ``count``-th fetched neighbourhood."""
         self.page.wait_for_selector(f"body[data-fetches='{count}']", state="attached", timeout=WAIT)
@@ -96,10 +103,7 @@ def test_typing_lora_suggests_low_rank_adaptation_first(explorer, server):
 
 def test_choosing_it_fetches_its_neighbourhood_and_opens_the_panel(explorer):
     page = explorer.page
-    page.fill("#search", "lora")
-    page.locator("#suggestions [role=option]").first.wait_for()
-    page.press("#search", "Enter")
-    explorer.fetched(1)
+    explorer.choose("lora")
     assert explorer.node_requests()[0] == {"iri": [LORA], "hops": ["1"]}
     panel = page.locator("#details")
     assert panel.is_visible() and panel.locator("h2").inner_text() == "Low-Rank Adaptation"
@@ -119,10 +123,7 @@ def test_choosing_it_fetches_its_neighbourhood_and_opens_the_panel(explorer):
 
 def test_expanding_a_neighbour_fetches_more(explorer, server):
     page = explorer.page
-    page.fill("#search", "lora")
-    page.locator("#suggestions [role=option]").first.wait_for()
-    page.press("#search", "Enter")
-    explorer.fetched(1)
+    explorer.choose("lora")
     neighbour = page.locator("#details li.fact button.goto").first
     name = neighbour.inner_text()
     neighbour.click()
@@ -240,10 +241,7 @@ def test_the_query_editor_highlights_completes_sorts_and_links_to_the_explorer(b
 def test_a_node_in_no_fact_leads_on_when_served(explorer):
     """The served "transformer" (named by papers, in no fact) lists the entities its papers also name, and one opens."""
     page = explorer.page
-    page.fill("#search", "transformer")
-    page.locator("#suggestions [role=option]").first.wait_for()
-    page.press("#search", "Enter")
-    explorer.fetched(1)
+    explorer.choose("transformer")
     panel = page.locator("#details")
     assert "0 facts" in panel.inner_text()
     named = panel.locator("section.group", has_text="Named with it").locator("button.goto")
