@@ -247,8 +247,13 @@ async def query_page(request: Request) -> Response:
         return RedirectResponse("/", status_code=307)
     settings: Settings = request.app.state.settings
     terms = sorted(f"{prefix}:" for prefix in PREFIXES) + [f"kg:{name}" for name in term_names()]
+    # The editor marks an undeclared prefix as an error though the server binds it: the first query declares its own.
+    default_query = (
+        f"PREFIX kg: <{PREFIXES['kg']}>\nPREFIX rdfs: <{PREFIXES['rdfs']}>\n\n"
+        "SELECT ?method ?task WHERE {\n  ?m kg:addresses ?t .\n  ?m rdfs:label ?method .\n  ?t rdfs:label ?task .\n}\nLIMIT 100"
+    )
     page = request.app.state.templates.get_template("query.html").render(
-        folder=settings.folder.name, limit=settings.limit, timeout=settings.timeout, prefixes=PREFIXES, terms=terms
+        folder=settings.folder.name, limit=settings.limit, timeout=settings.timeout, prefixes=PREFIXES, terms=terms, default_query=default_query
     )
     return HTMLResponse(page, headers={"content-security-policy": _QUERY_POLICY})
 
