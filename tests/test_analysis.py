@@ -173,3 +173,23 @@ def test_the_vocabulary_iri_agrees_with_the_store():
     from kg.store.namespace import VOCAB as STORE_VOCAB
 
     assert VOCAB == STORE_VOCAB
+
+
+def test_centrality_samples_betweenness_above_the_bound(monkeypatch):
+    """Past EXACT_BETWEENNESS_UP_TO linked nodes, betweenness comes from `samples` sources (notebook 02 stays fast)."""
+    import networkx as nx
+
+    from kg.analysis import networks
+
+    seen = []
+    real = nx.betweenness_centrality
+
+    def spy(G, k=None, **options):
+        seen.append((G.number_of_nodes(), k))
+        return real(G, k=k, **options)
+
+    monkeypatch.setattr(networks.nx, "betweenness_centrality", spy)
+    assert networks.EXACT_BETWEENNESS_UP_TO <= 500
+    networks.centrality(nx.path_graph(networks.EXACT_BETWEENNESS_UP_TO + 1), samples=8)
+    networks.centrality(nx.path_graph(50))
+    assert seen == [(networks.EXACT_BETWEENNESS_UP_TO + 1, 8), (50, None)]

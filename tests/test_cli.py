@@ -213,3 +213,30 @@ def test_sparql_syntax_errors_are_one_readable_line(capsys, tmp_path, tiny_graph
 def test_explain_suggests_close_labels(capsys, tmp_path, tiny_graph):
     code, _, err = run(capsys, "explain", str(_graph_file(tmp_path, tiny_graph)), "FooNett")
     assert code == 2 and "did you mean 'FooNet'" in _one_line_error(err)
+
+
+def test_progress_shows_an_eta_and_never_0_of_unknown(monkeypatch):
+    """Extraction counts with an ETA; stages that cannot count say working, then done, never '0/?'."""
+    import io
+    import re
+    import time
+
+    from rich.console import Console
+
+    import kg.cli as cli
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=buffer, force_terminal=True, width=120))
+    monkeypatch.setitem(cli._STATE, "quiet", False)
+    bar, update = cli._progress_bar()
+    with bar:
+        update("read", 0, None)
+        for done in range(6):
+            update("extract", done, 5)
+            time.sleep(0.05)
+            bar.refresh()
+        update("graph", 0, None)
+        bar.refresh()
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", buffer.getvalue())
+    assert "0/?" not in shown and "ETA 0:0" in shown
+    assert re.search(r"read .* done", shown) and re.search(r"graph .* working", shown) and "5/5" in shown

@@ -101,7 +101,10 @@ def test_choosing_a_suggestion_opens_the_panel_with_facts_papers_and_evidence(se
     facts = panel.locator("li.fact")
     assert facts.count() >= 1
     first = facts.first
-    assert first.locator(".paper").first.inner_text().startswith("sha256-")  # no titles in the seed corpus: the id
+    # No titles in the seed corpus: a paper reads as its abstract's first words, never as its hashed id.
+    paper = first.locator(".paper").first
+    assert paper.inner_text().split("…")[0] and "sha256-" not in paper.inner_text()
+    assert paper.get_attribute("title").startswith("sha256-")  # the id is still there, as the tooltip
     evidence = first.locator("q.evidence").first
     assert len(evidence.inner_text()) > 20
     assert "LoRA" in evidence.locator("mark").all_inner_texts()
@@ -231,11 +234,12 @@ def test_a_paper_opens_from_a_fact_with_its_abstract_and_facts(seeds):
     page.fill("#search", "lora")
     page.press("#search", "Enter")
     source = page.locator("#details li.fact .paper").first
-    paper_id = source.inner_text().split()[0]
+    name = source.locator("a, span").first.inner_text()
     source.locator("button", has_text="paper").click()
     panel = page.locator("#details")
-    assert panel.locator("h2").inner_text() == paper_id  # untitled in the seed corpus: its id
-    assert panel.locator("dd").first.inner_text() == paper_id
+    # Untitled in the seed corpus: named by its abstract's first words; the hashed id is not shown.
+    assert panel.locator("h2").inner_text() == name and name.endswith("…")
+    assert "sha256-" not in panel.inner_text()
     assert "LoFiT" in panel.locator("p.abstract").inner_text()
     facts = panel.locator("section.group", has_text="Facts from this paper").locator("li.fact")
     assert facts.count() >= 1 and facts.first.locator("q.evidence").count() >= 1
@@ -272,7 +276,7 @@ def test_an_entity_in_no_fact_is_found_and_shows_the_papers_naming_it(seeds):
     panel = page.locator("#details")
     assert panel.locator("h2").inner_text() == "GPT-4"
     mentioned = panel.locator("section.group", has_text="Mentioned in").locator(".paper")
-    assert mentioned.count() == 2 and mentioned.first.inner_text().startswith("sha256-")
+    assert mentioned.count() == 2 and "sha256-" not in mentioned.first.inner_text()
     assert seeds.shown(drawn)  # drawn once chosen
 
 
@@ -299,3 +303,35 @@ def test_a_fact_whose_subject_is_named_elsewhere_shows_both_sentences(seeds):
     naming, stating = fact.locator("q.evidence.naming").first, fact.locator("q.evidence:not(.naming)").first
     assert "FlexPainter" in naming.locator("mark").all_inner_texts()
     assert "3D modeling" in stating.locator("mark").all_inner_texts() and "FlexPainter" not in stating.inner_text()
+
+
+def test_no_visible_text_is_a_hashed_paper_id(seeds):
+    """Papers without a title read as their abstract's first words: in the panel, the suggestions and the node labels."""
+    page = seeds.page
+    assert seeds.shown("(ids, model) => model.nodes.filter((n) => /sha256-/.test(n.label)).length") == 0
+    for query in ("FlexPainter", "lora", "weight selection this paper", "Texture map production is an important"):
+        page.fill("#search", query)
+        assert "sha256-" not in page.inner_text("#suggestions")
+        page.press("#search", "Enter")
+        assert "sha256-" not in page.inner_text("body"), query
+    # The last one is a paper: its panel shows its abstract's words as the name, and no Id row.
+    assert page.locator("#details h2").inner_text().startswith("Texture map production")
+
+
+def test_a_node_in_no_fact_leads_on_to_its_papers_and_the_entities_named_with_it(seeds):
+    """"transformer" is named by papers but in no fact: its panel still offers somewhere to go, and the counts add up."""
+    import re
+
+    page = seeds.page
+    page.fill("#search", "transformer")
+    page.press("#search", "Enter")
+    panel = page.locator("#details")
+    assert "0 facts" in panel.inner_text()
+    assert panel.locator("section.group", has_text="Mentioned in").locator("button.goto").count() >= 1
+    named = panel.locator("section.group", has_text="Named with it").locator("button.goto")
+    assert named.count() >= 3
+    first = named.first.inner_text()
+    named.first.click()
+    assert page.locator("#details h2").inner_text() == first
+    shown, total = (int(n.replace(",", "")) for n in re.match(r"Showing ([\d,]+) nodes? of ([\d,]+)", page.inner_text("#status")).groups())
+    assert shown <= total

@@ -54,6 +54,13 @@ class Explorer(Visit):
     def __init__(self, browser, url: str) -> None:
         super().__init__(browser, url, timeout=WAIT)
 
+    def choose(self, query: str) -> None:
+        """Search for ``query``, take the first suggestion and wait for its neighbourhood."""
+        self.page.fill("#search", query)
+        self.page.locator("#suggestions [role=option]").first.wait_for()
+        self.page.press("#search", "Enter")
+        self.fetched(1)
+
     def fetched(self, count: int) -> None:
         """Wait until the page has drawn its ``count``-th fetched neighbourhood."""
         self.page.wait_for_selector(f"body[data-fetches='{count}']", state="attached", timeout=WAIT)
@@ -96,16 +103,14 @@ def test_typing_lora_suggests_low_rank_adaptation_first(explorer, server):
 
 def test_choosing_it_fetches_its_neighbourhood_and_opens_the_panel(explorer):
     page = explorer.page
-    page.fill("#search", "lora")
-    page.locator("#suggestions [role=option]").first.wait_for()
-    page.press("#search", "Enter")
-    explorer.fetched(1)
+    explorer.choose("lora")
     assert explorer.node_requests()[0] == {"iri": [LORA], "hops": ["1"]}
     panel = page.locator("#details")
     assert panel.is_visible() and panel.locator("h2").inner_text() == "Low-Rank Adaptation"
     assert "Other names: LoRA" in panel.inner_text()
     fact = panel.locator("li.fact").first
-    assert fact.locator(".paper").first.inner_text().startswith("sha256-")  # the paper: its id (no titles in the seeds)
+    # The paper reads as its abstract's first words (no titles in the seeds), never as its hashed id.
+    assert "sha256-" not in fact.locator(".paper").first.inner_text() and "sha256-" not in panel.inner_text()
     evidence = fact.locator("q.evidence").first
     assert len(evidence.inner_text()) > 20 and "LoRA" in evidence.locator("mark").all_inner_texts()
     # The neighbourhood is drawn, in focus.
@@ -118,10 +123,7 @@ def test_choosing_it_fetches_its_neighbourhood_and_opens_the_panel(explorer):
 
 def test_expanding_a_neighbour_fetches_more(explorer, server):
     page = explorer.page
-    page.fill("#search", "lora")
-    page.locator("#suggestions [role=option]").first.wait_for()
-    page.press("#search", "Enter")
-    explorer.fetched(1)
+    explorer.choose("lora")
     neighbour = page.locator("#details li.fact button.goto").first
     name = neighbour.inner_text()
     neighbour.click()
@@ -190,3 +192,61 @@ def test_a_hostile_label_is_shown_as_text_and_runs_nothing(browser, tmp_path):
     finally:
         code, err = server.stop()
     assert code == 0, err
+
+
+def test_the_entity_page_names_papers_by_their_words_not_their_hash(server):
+    status, _, body = http(server.url + "entity?iri=" + urllib.parse.quote(LORA, safe=""))
+    page = body.decode("utf-8")
+    assert status == 200 and "kg:mentionedIn" in page
+    text = " ".join(chunk.split(">", 1)[-1] for chunk in page.split("<"))  # the text between tags, roughly
+    assert "sha256-" not in text
+
+
+def test_the_query_editor_highlights_completes_sorts_and_links_to_the_explorer(browser, server):
+    """/query is YASGUI from the installed oxigraph package: highlighting, kg:add -> kg:addresses, sortable results, offline."""
+    from kg.serve.yasgui import oxigraph_executable
+
+    if oxigraph_executable() is None:
+        pytest.skip("no oxigraph executable (the serve extra installs it)")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors, requests = [], []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(server.url + "query", timeout=WAIT)
+    page.wait_for_selector(".CodeMirror", timeout=WAIT)
+    assert page.locator(".CodeMirror .cm-keyword").count() >= 1  # the default query, highlighted
+    editor = "kgYasgui.getTab().getYasqe()"
+    page.evaluate(f"(() => {{ const y = {editor}; y.setValue('SELECT ?m ?t WHERE {{ ?m kg:add'); y.focus(); y.setCursor(0, 1000); }})()")
+    page.keyboard.press("Control+Space")
+    page.locator(".CodeMirror-hints li", has_text="kg:addresses").first.wait_for(timeout=WAIT)
+    page.keyboard.press("Enter")
+    assert page.evaluate(f"{editor}.getValue()") == "SELECT ?m ?t WHERE { ?m kg:addresses"
+    page.evaluate(f"{editor}.setValue('SELECT ?m ?t WHERE {{ ?m kg:addresses ?t }} LIMIT 40'); {editor}.query()")
+    page.wait_for_selector(".yasr table tbody tr", timeout=WAIT)
+    def column() -> list[str]:
+        return [row.locator("td").nth(2).inner_text() for row in page.locator(".yasr table tbody tr").all()]
+    before = column()
+    page.locator(".yasr table thead th").nth(2).click()
+    ascending = column()
+    page.locator(".yasr table thead th").nth(2).click()
+    descending = column()
+    distinct = lambda values: list(dict.fromkeys(values))  # noqa: E731
+    assert ascending != before and len(distinct(ascending)) > 1 and distinct(descending) == distinct(ascending)[::-1]
+    explore = page.locator("a.kg-explore").first.get_attribute("href")
+    assert explore.startswith("/explore?iri=https%3A%2F%2Fw3id.org%2Fkg-lit%2Fid%2F")
+    assert errors == [] and all(url.startswith(server.url) for url in requests)
+    page.close()
+
+
+def test_a_node_in_no_fact_leads_on_when_served(explorer):
+    """The served "transformer" (named by papers, in no fact) lists the entities its papers also name, and one opens."""
+    page = explorer.page
+    explorer.choose("transformer")
+    panel = page.locator("#details")
+    assert "0 facts" in panel.inner_text()
+    named = panel.locator("section.group", has_text="Named with it").locator("button.goto")
+    assert named.count() >= 3
+    first = named.first.inner_text()
+    named.first.click()
+    explorer.fetched(2)
+    assert page.locator("#details h2").inner_text() == first

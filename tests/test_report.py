@@ -76,7 +76,8 @@ def _parse(path: Path) -> _Page:
 
 
 def _assert_offline(page: _Page) -> None:
-    assert not page.tags & {"script", "link", "iframe", "object", "embed", "img", "video", "audio"}
+    # The one script is inline (sorting and filtering the tables): any src would be caught below.
+    assert not page.tags & {"link", "iframe", "object", "embed", "img", "video", "audio"}
     remote = [v for v in page.links if not (v.startswith("#") or v.startswith("data:"))]
     assert remote == []
     assert not any("url(" in s or "@import" in s for s in page.styles)
@@ -169,3 +170,51 @@ def test_report_of_the_seed_build(seed_build, tmp_path):
     assert marks.pop("trends") == 0 and page.figures["trends"]["data-empty"].startswith("no paper has a date")
     assert all(m > 0 for m in marks.values()), marks
     _assert_offline(page)
+
+
+def test_a_heat_map_of_counts_has_a_discrete_scale():
+    """Counts get one colour each (bands past ten) and a colour bar labelled with counts, never 0.0-1.0."""
+    import pandas as pd
+
+    from kg.analysis.plots import heat_map
+
+    small = heat_map(pd.DataFrame([[0, 1], [2, 1]], index=["a", "b"], columns=["x", "y"]), "t")
+    assert [t.get_text() for t in small.axes[1].get_yticklabels()] == ["0", "1", "2"]
+    big = heat_map(pd.DataFrame([[0, 25]], index=["a"], columns=["x", "y"]), "t")
+    labels = [t.get_text() for t in big.axes[1].get_yticklabels()]
+    assert labels[0] == "0" and labels[-1].endswith("27") and all("." not in label for label in labels)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_report_tables_sort_and_filter(tiny_build, tmp_path):
+    """Click a header to sort a table (numbers as numbers), type to filter its rows."""
+    import importlib.util
+
+    if not Path("/usr/bin/chromium").exists() or importlib.util.find_spec("playwright") is None:
+        pytest.skip("needs /usr/bin/chromium and playwright (the browser extra)")
+    from playwright.sync_api import sync_playwright
+
+    out = tmp_path / "report.html"
+    assert main(["report", str(tiny_build), "--out", str(out)]) == 0
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(out.as_uri())
+        section = page.locator("section.table", has=page.locator("tbody tr")).first
+        heads = [h.inner_text() for h in section.locator("th").all()]
+        numeric = next(i for i, h in enumerate(heads) if h in ("papers", "methods", "facts", "count", "support"))
+        def column() -> list[str]:
+            return [row.locator("td").nth(numeric).inner_text() for row in section.locator("tbody tr").all()]
+        section.locator("th").nth(numeric).click()
+        up = column()
+        section.locator("th").nth(numeric).click()
+        assert [float(v) for v in up] == sorted(float(v) for v in up) and column() == up[::-1]
+        first = section.locator("tbody tr").first.locator("td").first.inner_text()
+        section.locator("input.filter").fill(first)
+        visible = [row for row in section.locator("tbody tr").all() if row.is_visible()]
+        assert visible and all(first.lower() in row.inner_text().lower() for row in visible)
+        browser.close()
+    assert errors == []

@@ -590,3 +590,29 @@ def test_an_unnamed_method_only_referred_to_keeps_its_facts() -> None:
     [node] = [e for e in res.entities if e.type == "Method"]
     assert node.label == "our proposed method (this paper)" and node.papers == ("p1",)
     assert {f.relation for f in res.facts} == {"proposes", "evaluatedOn"}
+
+
+def _proposing(pid: str, name: str, also: str = "") -> tuple[Paper, Extraction]:
+    text = f"We propose a {name} for parsing. {also}".strip()
+    proposed = mention(text, name, "Method")
+    return Paper(pid, text), Extraction(pid, (proposed,), (fact(text, Relation.PROPOSES, None, proposed),))
+
+
+def test_a_proposed_description_is_paper_scoped_and_a_name_is_not() -> None:
+    """Two papers' "probabilistic model" are two methods; two papers' FooNet is one (issue 26)."""
+    res = run(_proposing("p1", "probabilistic model"), _proposing("p2", "probabilistic model"), _proposing("p3", "FooNet"), _proposing("p4", "FooNet"))
+    described = [e for e in res.entities if e.label.startswith("probabilistic model")]
+    assert sorted(e.papers for e in described) == [("p1",), ("p2",)]
+    assert all(e.label == "probabilistic model (this paper)" for e in described)
+    assert entity_of(res, "FooNet").papers == ("p3", "p4")
+    proposes = {(f.paper_id, f.object) for f in res.facts if f.relation == "proposes"}
+    assert len({obj for pid, obj in proposes if pid in ("p1", "p2")}) == 2
+
+
+def test_a_description_a_paper_only_uses_stays_corpus_wide() -> None:
+    text = "A probabilistic model helps parsing. We rely on a probabilistic model too."
+    user = paper("p9", text, [("probabilistic model", "Method")])
+    other = paper("p8", "The probabilistic model is old.", [("probabilistic model", "Method")])
+    res = run(_proposing("p1", "probabilistic model"), user, other)
+    shared = [e for e in res.entities if e.label == "probabilistic model"]
+    assert len(shared) == 1 and shared[0].papers == ("p8", "p9")

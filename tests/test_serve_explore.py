@@ -83,7 +83,7 @@ def test_search_ranks_exact_label_then_other_name_then_prefix_then_substring(nam
         ("Low-Rank Adaptation", 1, 1),  # exact other name: shown as "Low-Rank Adaptation (LoRA)"
         ("LoRAMoE", 2, 0),  # prefixes, the better supported first
         ("LoRA+", 2, 0),
-        ("deep exploration", 3, 0),  # "exp-lora-tion": a substring
+        ("deep exploration", 4, 0),  # "exp-lora-tion": a substring
     ]
     assert found["total"] == 5 and found["complete"] is True
     assert found["nodes"][1]["alt"] == ["LoRA"] and found["nodes"][1]["support"] == 6
@@ -99,12 +99,18 @@ def test_search_for_nothing_matches_nothing(names):
     assert answer(explore.search(*names, "--"))["total"] == 0  # no word left after normalising
 
 
+def test_a_later_words_prefix_ranks_before_a_substring():
+    """"lora" finds "QA-LoRA tuning" (a word starts with it) before the better supported "deep exploration" (issue 26)."""
+    index = name_index([["deep exploration"], ["QA-LoRA tuning"], ["LoRAMoE"], ["flora"]], [(-9,), (-1,), (-2,), (-5,)])
+    assert [(hit.node, hit.rank) for hit in find(index, "lora")[0]] == [(2, 2), (1, 3), (0, 4), (3, 4)]
+
+
 def test_counting_matches_stops_at_the_cap():
     """A one-letter query matches most of a large graph: the count stops at COUNT_CAP and says it is not exact."""
     index = name_index([[f"method {i}"] for i in range(COUNT_CAP + 100)], [(i,) for i in range(COUNT_CAP + 100)])
     hits, total, complete = find(index, "method")
     assert (total, complete) == (COUNT_CAP, False) and [hit.node for hit in hits] == list(range(12))
-    assert find(index, "ethod 2099") == ([Hit(2099, 3, 0)], 1, True)
+    assert find(index, "ethod 2099") == ([Hit(2099, 4, 0)], 1, True)
 
 
 def test_a_neighbourhood_has_the_shapes_and_values_of_graph_html(small):
@@ -178,7 +184,7 @@ def test_an_unknown_node_is_a_one_line_404(names):
 def test_a_rebuilt_store_is_read_again(tmp_path):
     folder = make_build(tmp_path / "build", names_graph())
     assert answer(explore.search(str(folder / "store"), generation(folder), "glue"))["total"] == 1
-    papers, resolution = [Paper(id="q", abstract="GLUE and SuperGLUE.")], Resolution(
+    papers, resolution = [Paper(id="q", abstract="A benchmark suite of language tasks.")], Resolution(
         entities=(Entity(key="dataset/superglue", type="Dataset", label="SuperGLUE", papers=("q",), mentions=1),), facts=()
     )
     import shutil
@@ -186,7 +192,7 @@ def test_a_rebuilt_store_is_read_again(tmp_path):
     shutil.rmtree(folder)
     make_build(folder, KnowledgeGraph.from_resolution(papers, resolution))
     found = answer(explore.search(str(folder / "store"), generation(folder), "glue"))
-    assert suggestions(found) == [("SuperGLUE", 3, 0)]
+    assert suggestions(found) == [("SuperGLUE", 4, 0)]
 
 
 def held_reading(tmp_path, monkeypatch) -> tuple[str, tuple[int, ...], threading.Event, list[int]]:

@@ -152,3 +152,17 @@ def test_every_example_answers_on_the_example_corpus(seed_build):
     assert len(EXAMPLES) == 10 and len({e.title for e in EXAMPLES}) == 10
     for example in EXAMPLES:
         assert list(graph.query(example.sparql)), example.title
+
+
+def test_yasgui_comes_from_the_installed_oxigraph_package_and_is_not_in_the_repository():
+    from pathlib import Path
+
+    from kg.serve.yasgui import oxigraph_executable, yasgui_assets
+
+    repository = Path(__file__).resolve().parents[1]
+    assert not [p for p in (repository / "src").rglob("*") if "yasgui" in p.name.lower() and p.suffix in (".js", ".css")]
+    if oxigraph_executable() is None:
+        pytest.skip("no oxigraph executable (the serve extra installs it)")
+    assets = yasgui_assets()
+    assert set(assets) == {"yasgui.min.js", "yasgui.min.css"}
+    assert b"Yasgui" in assets["yasgui.min.js"] and len(assets["yasgui.min.css"]) > 1000

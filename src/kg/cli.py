@@ -62,14 +62,33 @@ def _main(
 
 
 def _progress_bar() -> tuple[Any, Any]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    """A bar per stage: done/total and an ETA for stages that count (extraction), ``working``/``done`` for the others."""
+    from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
+    from rich.text import Text
 
-    bar = Progress(TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True, disable=_STATE["quiet"])
+    class Count(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            if task.total is None:  # never "0/?"
+                return Text("done" if task.fields.get("over") else "working")
+            return Text(f"{int(task.completed)}/{int(task.total)}")
+
+    class Eta(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            remaining = task.time_remaining
+            if task.total is None or task.finished or not task.completed or remaining is None:
+                return Text("")
+            minutes, seconds = divmod(int(remaining + 0.5), 60)
+            return Text(f"ETA {minutes}:{seconds:02d}")
+
+    bar = Progress(TextColumn("{task.description:<8}"), BarColumn(), Count(), TimeElapsedColumn(), Eta(), console=err, transient=True, disable=_STATE["quiet"])
     tasks: dict[str, Any] = {}
 
     def update(stage: str, done: int, total: int | None) -> None:
         if stage not in tasks:
-            tasks[stage] = bar.add_task(stage, total=total)
+            for task in tasks.values():  # a new stage: the ones before it are over
+                bar.update(task, over=True)
+                bar.stop_task(task)
+            tasks[stage] = bar.add_task(stage, total=total, over=False)
         bar.update(tasks[stage], completed=done, total=total)
 
     return bar, update

@@ -123,6 +123,40 @@ class Paper:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def label(self) -> str:
+        """What a person reads for this paper: its title, else the first words of its abstract."""
+        return paper_label(self.title, self.abstract, self.id)
+
+
+#: Words of the abstract that name a paper without a title.
+LABEL_WORDS = 8
+LABEL_CHARS = 60
+
+
+def paper_label(title: str | None, abstract: str | None, paper_id: str = "") -> str:
+    """A paper's display name: its title, else its abstract's first words ("…" when cut), else its id.
+
+    Identifiers stay as they are (``dcterms:identifier``, the IRI); this is only
+    what pages, tables and plots show, so a paper without a title is not a hash.
+
+    >>> paper_label("FooNet: a net", "We propose FooNet.")
+    'FooNet: a net'
+    >>> paper_label(None, "Federated learning suffers from heterogeneous clients, so we propose a fix.")
+    'Federated learning suffers from heterogeneous clients, so we…'
+    >>> paper_label("", "", "sha256-00")
+    'sha256-00'
+    """
+    if title and title.strip():
+        return " ".join(title.split())
+    words = (abstract or "").split()
+    if not words:
+        return paper_id
+    text = " ".join(words[:LABEL_WORDS])
+    if len(text) > LABEL_CHARS:
+        text = text[: LABEL_CHARS - 1].rsplit(" ", 1)[0]
+    return text if text == " ".join(words) else text.rstrip(",;:.") + "…"
+
 
 @dataclass(frozen=True)
 class Rejection:

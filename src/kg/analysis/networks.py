@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["bipartite", "bridges", "centrality", "communities", "community_table", "entity_graph", "fact_table", "projection", "single_community_datasets"]
 
 #: Above this many nodes, betweenness is estimated from a sample of sources (exact below).
-EXACT_BETWEENNESS_UP_TO = 2_000
+EXACT_BETWEENNESS_UP_TO = 500
 
 
 def fact_table(graph: KnowledgeGraph) -> pd.DataFrame:

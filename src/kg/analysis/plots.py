@@ -125,18 +125,31 @@ def heat_map(matrix: pd.DataFrame, title: str) -> Figure:
     fig = _figure(max(6.0, 0.4 * matrix.shape[1] + 4.5), max(3.5, 0.3 * matrix.shape[0] + 2.5))
     if matrix.empty:
         return _empty(fig, title, "no method is evaluated on a dataset")
+    from matplotlib import colormaps
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
     ax = fig.add_subplot()
-    image = ax.imshow(matrix.to_numpy(), cmap="Blues", aspect="auto", vmin=0)
+    # Counts are whole numbers: one colour per count (per band of counts past ten), not a 0-1 gradient.
+    top = int(matrix.to_numpy().max())
+    step = 1 if top <= 10 else -(-top // 9)
+    bounds = [-0.5, 0.5, *(0.5 + step * k for k in range(1, -(-top // step) + 1))]
+    names = ["0", *(str(int(a + 0.5)) if b - a == 1 else f"{int(a + 0.5)}–{int(b - 0.5)}" for a, b in zip(bounds[1:], bounds[2:]))]
+    blues = colormaps["Blues"]
+    palette = ListedColormap([blues(0.02)] + [blues(0.25 + 0.75 * k / max(1, len(names) - 2)) for k in range(len(names) - 1)])
+    image = ax.imshow(matrix.to_numpy(), cmap=palette, norm=BoundaryNorm(bounds, palette.N), aspect="auto")
     ax.set_xticks(range(matrix.shape[1]), [_short(c, 25) for c in matrix.columns], rotation=45, ha="right")
     ax.set_yticks(range(matrix.shape[0]), [_short(i) for i in matrix.index])
-    high = matrix.to_numpy().max()
     for (row, column), count in zip(((r, c) for r in range(matrix.shape[0]) for c in range(matrix.shape[1])), matrix.to_numpy().ravel()):
         if count:
-            ax.text(column, row, str(count), ha="center", va="center", fontsize=7, color="white" if count > high / 2 else "black")
+            red, green, blue, _ = palette(image.norm(count))
+            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # white text on dark cells only
+            ax.text(column, row, str(count), ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xlabel("dataset")
     ax.set_ylabel("method")
     ax.set_title(title)
-    fig.colorbar(image, ax=ax, label="papers", shrink=0.8)
+    bar = fig.colorbar(image, ax=ax, label="papers", shrink=0.8)
+    bar.set_ticks([(a + b) / 2 for a, b in zip(bounds, bounds[1:])], labels=names)
+    bar.ax.minorticks_off()
     return fig
 
 
@@ -184,7 +197,10 @@ def community_map(G: nx.Graph, found: pd.DataFrame, title: str, *, communities: 
     largest = int(sizes.max())
     ax.scatter([position[c][0] for c in chosen], [position[c][1] for c in chosen], s=[200 + 2800 * sizes[c] / largest for c in chosen], c=[colours(c % 20) for c in chosen], alpha=0.85, edgecolors="white", zorder=2)
     for community in chosen:
-        ax.annotate(f"{community}: {names[community]}\n({sizes[community]})", position[community], fontsize=7, ha="center", va="center", zorder=3)
+        ax.annotate(
+            f"{community}: {names[community]}\n({sizes[community]})", position[community], fontsize=10, ha="center", va="center", zorder=3,
+            bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.8},
+        )
     ax.margins(0.15)
     ax.set_axis_off()
     ax.set_title(title)

@@ -97,6 +97,10 @@ def checkable_evidence(graph: KnowledgeGraph, relation: str = "addresses") -> tu
     when the subject is named elsewhere, the sentence naming it: ``kg:subjectEvidence``)
     holds the subject's label or one of its other names, case-insensitively (a paper's
     own unnamed method counts without its " (this paper)" suffix).
+
+    >>> from kg.analysis.sample import tiny_graph
+    >>> checkable_evidence(tiny_graph())
+    (8, 8)
     """
     names: dict[str, set[str]] = {}
     for row in select(graph.store, _NAMES):

@@ -60,11 +60,11 @@ class Table:
 
 
 def _fill(table: pd.DataFrame) -> pd.DataFrame:
-    """Lists become ``; ``-joined text, counts by name ``12 Method, 3 Task``, floats three decimals.
+    """Lists become ``; ``-joined text, counts by name ``12 Method, 3 Task``, floats three decimals (whole numbers without).
 
     >>> import pandas as pd
-    >>> _fill(pd.DataFrame({"a": [["x", "y"]], "b": [0.12345], "c": [{"Method": 12, "Task": 3}]})).values.tolist()
-    [['x; y', '0.123', '12 Method, 3 Task']]
+    >>> _fill(pd.DataFrame({"a": [["x", "y"]], "b": [0.12345], "c": [{"Method": 12, "Task": 3}], "d": [17.0]})).values.tolist()
+    [['x; y', '0.123', '12 Method, 3 Task', '17']]
     """
     shown = table.copy()
     for column in shown.columns:
@@ -73,7 +73,7 @@ def _fill(table: pd.DataFrame) -> pd.DataFrame:
         elif shown[column].map(lambda v: isinstance(v, dict)).any():
             shown[column] = shown[column].map(lambda v: ", ".join(f"{n} {k}" for k, n in v.items()) if isinstance(v, dict) else v)
         elif shown[column].dtype.kind == "f":
-            shown[column] = shown[column].map(lambda v: f"{v:.3f}")
+            shown[column] = shown[column].map(lambda v: f"{v:.0f}" if float(v).is_integer() else f"{v:.3f}")
     return shown
 
 
@@ -174,7 +174,44 @@ figcaption, .caption { color: #444; margin: .5em 0; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border-bottom: 1px solid #eee; padding: 3px 8px; text-align: left; vertical-align: top; }
 pre { background: #f6f6f6; padding: .6em; overflow-x: auto; font-size: 12px; }
+th[data-sort] { cursor: pointer; user-select: none; }
+th[data-sort="ascending"]::after { content: " ▲"; } th[data-sort="descending"]::after { content: " ▼"; }
+input.filter { margin: .3em 0; padding: 2px 6px; font: inherit; font-size: 13px; }
 .summary td:first-child { font-weight: 600; }
+"""
+
+
+# Click a column's header to sort by it (again to reverse); type in the box above a table to keep
+# the rows holding that text. Numbers sort as numbers. Inline, so the page stays one offline file.
+_SCRIPT = """
+document.querySelectorAll("section.table table").forEach(function (table) {
+  var body = table.tBodies[0], heads = table.tHead ? table.tHead.rows[0].cells : [];
+  var filter = document.createElement("input");
+  filter.className = "filter"; filter.type = "search"; filter.placeholder = "Filter rows";
+  filter.setAttribute("aria-label", "Filter the rows of this table");
+  table.parentNode.insertBefore(filter, table);
+  filter.addEventListener("input", function () {
+    var wanted = filter.value.toLowerCase();
+    Array.from(body.rows).forEach(function (row) { row.hidden = wanted && row.textContent.toLowerCase().indexOf(wanted) < 0; });
+  });
+  Array.from(heads).forEach(function (head, column) {
+    head.dataset.sort = "none"; head.tabIndex = 0; head.title = "Sort by this column";
+    function sort() {
+      var up = head.dataset.sort !== "ascending";
+      Array.from(heads).forEach(function (h) { h.dataset.sort = "none"; });
+      head.dataset.sort = up ? "ascending" : "descending";
+      var rows = Array.from(body.rows), key = function (row) { return row.cells[column].textContent.trim(); };
+      var numeric = rows.every(function (row) { return key(row) === "" || !isNaN(Number(key(row))); });
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b), order = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+        return up ? order : -order;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    }
+    head.addEventListener("click", sort);
+    head.addEventListener("keydown", function (event) { if (event.key === "Enter") { sort(); } });
+  });
+});
 """
 
 
@@ -212,7 +249,8 @@ def render_report(sections: list[Plot | Table], title: str, summary: dict[str, s
                 f'<section class="table" id="{section.name}" data-table="{section.name}" data-title="{html.escape(section.title)}" data-rows="{len(section.data)}">'
                 f'<h2>{html.escape(section.title)}</h2><p class="caption">{html.escape(section.caption)}</p>{body}{_query_block(section.name, section.sparql)}</section>'
             )
-    parts.append("<footer><p>Made by <code>kg report</code>. Reproduce any number with <code>kg query DIR @query.rq</code>.</p></footer></body></html>")
+    parts.append("<footer><p>Made by <code>kg report</code>. Reproduce any number with <code>kg query DIR @query.rq</code>.</p></footer>")
+    parts.append(f"<script>{_SCRIPT}</script></body></html>")
     return "\n".join(parts) + "\n"
 
 

@@ -40,7 +40,7 @@ the index is the id) with ``label``, ``type``, ``support``, ``x``, ``y``,
 (mention offsets in UTF-16 code units, as JavaScript counts), followed by
 ``naming sentence, [[start, end], ...]`` when the subject is named in another
 sentence of the abstract than the one stating the fact; ``papers`` with
-``id`` and optionally ``title``, ``year``, ``authors``, ``link``, ``abstract``,
+``id`` and optionally ``title`` (else ``label``, the abstract's first words), ``year``, ``authors``, ``link``, ``abstract``,
 ``node``; ``types``, ``relations``, ``colours`` and ``cap``. The script reads
 it through a *source* object, so a served page can fetch the same shapes:
 ``kg serve``'s ``/explore`` (:mod:`kg.serve.explore`) makes pieces of the graph
@@ -88,6 +88,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from kg import vocab
+from kg.model import paper_label
 from kg.export.atomic import atomic_write
 from kg.export.layout import communities, force_layout, linked_nodes
 
@@ -142,9 +143,9 @@ _ESCAPE_PAIR = re.compile(r"\\.|[<>&']")
 _HTTP = re.compile(r"^https?://[^\s]+$", re.IGNORECASE)
 
 _PAPERS = """
-SELECT ?p ?id ?title ?year ?doi ?url ?abstract WHERE {
+SELECT ?p ?id ?title ?label ?year ?doi ?url ?abstract WHERE {
   ?p a kg:Paper ; dcterms:identifier ?id .
-  OPTIONAL { ?p dcterms:title ?title } OPTIONAL { ?p dcterms:date ?year } OPTIONAL { ?p kg:doi ?doi }
+  OPTIONAL { ?p dcterms:title ?title } OPTIONAL { ?p rdfs:label ?label } OPTIONAL { ?p dcterms:date ?year } OPTIONAL { ?p kg:doi ?doi }
   OPTIONAL { ?p schema:url ?url } OPTIONAL { ?p dcterms:abstract ?abstract }
 } ORDER BY ?id ?title ?year ?doi ?url
 """
@@ -252,7 +253,7 @@ def paper_record(iri: str, fields: Mapping[str, Any], authors: Iterable[str] = (
     {'iri': 'i', 'authors': ['A', 'B'], 'year': 2021, 'link': 'https://doi.org/10.1/x'}
     """
     record: dict[str, Any] = {"iri": iri, "authors": sorted(str(a) for a in authors)}
-    for field in ("title", "abstract"):
+    for field in ("title", "abstract", "label"):
         if fields.get(field) is not None:
             record[field] = str(fields[field])
     year = re.match(r"\d{4}", str(fields.get("year") or ""))
@@ -271,7 +272,7 @@ def paper_records(kg: KnowledgeGraph) -> dict[str, dict[str, Any]]:
         pid = str(row["id"])
         iris.setdefault(pid, row["p"])
         found = fields.setdefault(pid, {})
-        for field in ("title", "abstract", "doi", "url", "year"):
+        for field in ("title", "label", "abstract", "doi", "url", "year"):
             if row.get(field) is not None and field not in found:
                 found[field] = row[field]
     authors: defaultdict[str, list[str]] = defaultdict(list)
@@ -292,6 +293,8 @@ def _paper_entry(paper_id: str, record: Mapping[str, Any], node: int | None) -> 
     entry: dict[str, Any] = {"id": paper_id}
     if record.get("title"):
         entry["title"] = str(record["title"])
+    else:  # what a person reads instead of the id: the abstract's first words
+        entry["label"] = str(record.get("label") or paper_label(None, record.get("abstract"), paper_id))
     if record.get("year"):
         entry["year"] = int(record["year"])
     if record.get("authors"):

@@ -4,7 +4,8 @@ graph.html searches in the browser (``assets/explorer.js``); ``kg serve``'s
 explorer asks the server instead, and must rank the same way. :func:`normalise`
 is the script's ``normalise`` (case, accents, hyphens, punctuation and plurals
 ignored), and :func:`find` ranks as the script's ``search``: exact label >
-exact other name > prefix > substring, then by support, then by label, where
+exact other name > prefix > a later word's prefix ("lora" in "QA-LoRA tuning") >
+substring ("deep exploration"), then by support, then by label, where
 every comparison is made with the spaces taken out (so "GPT-4" is found by
 "gpt4" and "gpt 4"). ``tests/test_explorer_served.py`` checks that both give
 the same suggestions on the seeds graph.
@@ -76,11 +77,13 @@ class NameIndex:
     names: list[tuple[int, int]]
     exact: dict[str, list[tuple[int, int]]]
     order: dict[int, int]
+    #: The same for every name's tails from its second word on ("qa lora tuning": "loratuning", "tuning").
+    tails: tuple[str, list[int], list[tuple[int, int]]] = ("\n", [], [])
 
 
 @dataclass(frozen=True)
 class Hit:
-    """A node that matches: ``rank`` 0 exact label, 1 exact other name, 2 prefix, 3 substring; ``via`` the name."""
+    """A node that matches: ``rank`` 0 exact label, 1 exact other name, 2 prefix, 3 a later word's prefix, 4 substring; ``via`` the name."""
 
     node: int
     rank: int
@@ -98,11 +101,13 @@ def name_index(names: Sequence[Sequence[str]], ranking: Sequence[tuple[object, .
     """
     ranked = sorted(range(len(names)), key=lambda i: ranking[i])
     parts, starts, owners = [], [], []
+    tails, tail_starts, tail_owners = [], [], []
     exact: dict[str, list[tuple[int, int]]] = {}
-    at = 1
+    at = tail_at = 1
     for node in ranked:
         for k, name in enumerate(names[node]):
-            key = normalise(name).replace(" ", "")
+            words = normalise(name).split(" ")
+            key = "".join(words)
             if not key:
                 continue
             parts.append(key)
@@ -110,19 +115,28 @@ def name_index(names: Sequence[Sequence[str]], ranking: Sequence[tuple[object, .
             owners.append((node, k))
             exact.setdefault(key, []).append((node, k))
             at += len(key) + 1
-    return NameIndex("\n" + "\n".join(parts) + "\n", starts, owners, exact, {node: r for r, node in enumerate(ranked)})
+            for w in range(1, len(words)):
+                tail = "".join(words[w:])
+                tails.append(tail)
+                tail_starts.append(tail_at)
+                tail_owners.append((node, k))
+                tail_at += len(tail) + 1
+    order = {node: r for r, node in enumerate(ranked)}
+    return NameIndex("\n" + "\n".join(parts) + "\n", starts, owners, exact, order, ("\n" + "\n".join(tails) + "\n", tail_starts, tail_owners))
 
 
-def _scan(index: NameIndex, needle: str, offset: int, seen: dict[int, Hit], rank: int, want: int) -> tuple[list[Hit], bool]:
-    """Nodes with a key holding ``needle`` (at ``offset`` from its start), in ranking order, past ``seen``.
+def _scan(index: NameIndex, needle: str, offset: int, seen: dict[int, Hit], rank: int, want: int, tails: bool = False) -> tuple[list[Hit], bool]:
+    """Nodes with a key (or, with ``tails``, a tail) holding ``needle`` (at ``offset`` from its start), past ``seen``.
 
-    Stops after ``want`` new nodes; returns them and whether the scan reached the end.
+    Keys come in ranking order, tails in the order of their names. Stops after
+    ``want`` new nodes; returns them and whether the scan reached the end.
     """
+    text, starts, names = index.tails if tails else (index.text, index.starts, index.names)
     found: list[Hit] = []
-    at = index.text.find(needle)
+    at = text.find(needle)
     while at >= 0:
-        key = bisect.bisect_right(index.starts, at + offset) - 1
-        node, k = index.names[key]
+        key = bisect.bisect_right(starts, at + offset) - 1
+        node, k = names[key]
         if node not in seen:
             hit = Hit(node, rank, k)
             seen[node] = hit
@@ -130,8 +144,8 @@ def _scan(index: NameIndex, needle: str, offset: int, seen: dict[int, Hit], rank
             if len(found) >= want:
                 return found, False
         # One hit per key is enough: go on from the next key.
-        following = index.starts[key + 1] - 1 if key + 1 < len(index.starts) else len(index.text)
-        at = index.text.find(needle, following)
+        following = starts[key + 1] - 1 if key + 1 < len(starts) else len(text)
+        at = text.find(needle, following)
     return found, True
 
 
@@ -140,7 +154,10 @@ def find(index: NameIndex, query: str, limit: int = 12) -> tuple[list[Hit], int,
 
     >>> index = name_index([["BERT"], ["RoBERTa"], ["BERT large", "bert"]], [(-1,), (-9,), (-2,)])
     >>> [(h.node, h.rank) for h in find(index, "Bert")[0]]
-    [(0, 0), (2, 1), (1, 3)]
+    [(0, 0), (2, 1), (1, 4)]
+    >>> index = name_index([["deep exploration"], ["QA-LoRA tuning"]], [(-9,), (-1,)])
+    >>> [(h.node, h.rank) for h in find(index, "lora")[0]]
+    [(1, 3), (0, 4)]
     """
     wanted = normalise(query)
     if not wanted:
@@ -157,7 +174,10 @@ def find(index: NameIndex, query: str, limit: int = 12) -> tuple[list[Hit], int,
     # Keys run in ranking order, so the first prefix and substring hits are the best supported.
     prefixed, _ = _scan(index, "\n" + compact, 1, seen, 2, max(0, limit - len(hits)) or 1)
     hits += prefixed
-    inside, complete = _scan(index, compact, 0, seen, 3, max(1, COUNT_CAP - len(seen)))
+    # A later word's prefix: every such node (tails are not in ranking order), then ranked.
+    worded, _ = _scan(index, "\n" + compact, 1, seen, 3, max(1, COUNT_CAP - len(seen)), tails=True)
+    hits += sorted(worded, key=lambda hit: index.order[hit.node])
+    inside, complete = _scan(index, compact, 0, seen, 4, max(1, COUNT_CAP - len(seen)))
     hits += inside
     # The prefix scan may have stopped early: the full scan counts every match once.
     return hits[:limit], len(seen), complete

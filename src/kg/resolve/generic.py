@@ -157,6 +157,27 @@ def self_references(text: str) -> list[str]:
     return list(found.values())
 
 
+_DESCRIPTION = re.compile(r"[a-z]+(?:-[a-z]+)*(?:\s+[a-z]+(?:-[a-z]+)*)+")
+
+
+def is_description(text: str) -> bool:
+    """Whether a mention describes a thing in common words rather than naming it.
+
+    A description is two or more lowercase words (no capital, digit or symbol that
+    would make a coined name) ending in a generic head noun: "probabilistic model",
+    "automatic method", "trainable approach". Proposed by a paper, it describes that
+    paper's own method, and two papers' "probabilistic model" are two methods; a
+    name ("FooNet", "BERT-based tagger", "Transformer") is one thing in every paper.
+
+    >>> [is_description(t) for t in ["probabilistic model", "automatic method", "trainable approaches", "new benchmark dataset"]]
+    [True, True, True, True]
+    >>> [is_description(t) for t in ["FooNet", "Transformer model", "model", "GPT-4 model", "dropout", "beam search"]]
+    [False, False, False, False, False, False]
+    """
+    text = " ".join(text.split())
+    return bool(_DESCRIPTION.fullmatch(text)) and _words(text)[-1] in GENERIC_HEADS
+
+
 def is_unnamed_contribution(mention_extractor: str) -> bool:
     """Whether a mention is a description the contribution finder made up for an unnamed
     contribution ("method to realize seamless adaptation"): its extractor is the contribution

@@ -40,7 +40,7 @@ from kg.resolve.acronyms import Definition, link_acronyms, local_definitions
 from kg.resolve.aliases import alias_of
 from kg.resolve.cluster import ANCHOR, Clusters, fuzzy_pairs
 from kg.resolve.entities import Occurrence, build_entities
-from kg.resolve.generic import is_generic, is_unnamed_contribution, refers_to_own_method, self_references
+from kg.resolve.generic import is_description, is_generic, is_unnamed_contribution, refers_to_own_method, self_references
 from kg.resolve.memo import scope
 from kg.resolve.normalise import compact, display, normalise
 
@@ -138,22 +138,39 @@ def _own_unnamed(extraction: Extraction) -> Mention | None:
     return main if is_unnamed_contribution(main.extractor) else None
 
 
+def _own_descriptions(extraction: Extraction, local: dict[str, Definition]) -> set[str]:
+    """Keys of what the paper proposes under a description in common words ("a probabilistic model"),
+    unless the paper defines an acronym for it or the alias table knows it as a name."""
+    defined = {d.long_key for d in local.values()}
+    return {
+        key
+        for f in extraction.facts
+        if f.relation == Relation.PROPOSES.value and f.object.label in _TYPES
+        and is_description(f.object.text) and not is_generic(f.object.text)
+        and (key := compact(f.object.text)) not in defined and not alias_of(key, f.object.label)
+    }
+
+
 def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
     """Step 1: one occurrence per non-generic entity mention, with its node.
 
-    An unnamed contribution (a description the contribution finder made up) gets a
-    paper-scoped node, never joined with another paper's: two papers' "graph
-    clustering framework" are two methods. It is labelled "<description> (this
-    paper)", and when it is the paper's own method the abstract's self-references
-    ("our method") become its other labels.
+    An unnamed contribution (a description the contribution finder made up), and
+    what a paper proposes under a description in common words ("a probabilistic
+    model", :func:`~kg.resolve.generic.is_description`), get a paper-scoped node,
+    never joined with another paper's: two papers' "graph clustering framework"
+    or "probabilistic model" are two methods, while a name ("FooNet") is one thing
+    in every paper. It is labelled "<description> (this paper)", and when it is
+    the paper's own method the abstract's self-references ("our method") become
+    its other labels.
     """
     out = _Collected(Clusters(), [], {}, defaultdict(set), defaultdict(Counter), defaultdict(list), 0)
     for paper, extraction in inputs:
         local = local_definitions(paper.id, extraction)
         own = _own_unnamed(extraction)
+        described = _own_descriptions(extraction, local)
         for mention in _entity_mentions(extraction):
             key = compact(mention.text)
-            unnamed = is_unnamed_contribution(mention.extractor)
+            unnamed = is_unnamed_contribution(mention.extractor) or key in described
             if not key or is_generic(mention.text) and not unnamed:
                 out.generic += 1
                 continue

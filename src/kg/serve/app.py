@@ -42,7 +42,7 @@ import jinja2
 import pyoxigraph as ox
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -231,6 +231,46 @@ async def landing_page(request: Request) -> Response:
     return HTMLResponse(page)
 
 
+# YASGUI sets styles on its own elements, so the editor's page allows inline styles (scripts stay 'self').
+_QUERY_POLICY = _PAGE_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+
+
+async def query_page(request: Request) -> Response:
+    """The query editor of YASGUI (highlighting, completion, sortable and paged results); the plain page without it."""
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import RedirectResponse
+
+    from kg.serve.yasgui import yasgui_assets
+    from kg.vocab import term_names
+
+    if not await run_in_threadpool(yasgui_assets):
+        return RedirectResponse("/", status_code=307)
+    settings: Settings = request.app.state.settings
+    terms = sorted(f"{prefix}:" for prefix in PREFIXES) + [f"kg:{name}" for name in term_names()]
+    # The editor marks an undeclared prefix as an error though the server binds it: the first query declares its own.
+    default_query = (
+        f"PREFIX kg: <{PREFIXES['kg']}>\nPREFIX rdfs: <{PREFIXES['rdfs']}>\n\n"
+        "SELECT ?method ?task WHERE {\n  ?m kg:addresses ?t .\n  ?m rdfs:label ?method .\n  ?t rdfs:label ?task .\n}\nLIMIT 100"
+    )
+    page = request.app.state.templates.get_template("query.html").render(
+        folder=settings.folder.name, limit=settings.limit, timeout=settings.timeout, prefixes=PREFIXES, terms=terms, default_query=default_query
+    )
+    return HTMLResponse(page, headers={"content-security-policy": _QUERY_POLICY})
+
+
+async def yasgui_file(request: Request) -> Response:
+    """yasgui.min.js or yasgui.min.css, as the installed Oxigraph server ships them (:mod:`kg.serve.yasgui`)."""
+    from starlette.concurrency import run_in_threadpool
+
+    from kg.serve.yasgui import ASSETS, yasgui_assets
+
+    name = request.path_params["name"]
+    found = (await run_in_threadpool(yasgui_assets)).get(name)
+    if found is None:
+        return PlainTextResponse("not found\n", status_code=404)
+    return Response(found, media_type=ASSETS[name], headers={"cache-control": "public, max-age=3600"})
+
+
 async def entity_page(request: Request) -> Response:
     """One node's page: its label, types, properties, links in and the evidence of its facts."""
     settings: Settings = request.app.state.settings
@@ -354,6 +394,8 @@ def make_app(settings: Settings) -> Starlette:
         Route("/", landing_page, methods=["GET"]),
         Route("/sparql", sparql_endpoint, methods=["GET", "POST"]),
         Route("/entity", entity_page, methods=["GET"]),
+        Route("/query", query_page, methods=["GET"]),
+        Route("/yasgui/{name:str}", yasgui_file, methods=["GET"]),
         Route("/explore", explorer_page_route, methods=["GET"]),
         Route("/favicon.ico", no_icon, methods=["GET"]),
         Route("/explore/{name:str}", explorer_file, methods=["GET"]),

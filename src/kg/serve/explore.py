@@ -65,17 +65,21 @@ MAX_HITS = 50
 WAIT = 10.0
 _JSON = "application/json"
 
-_PAPER_FIELDS = """OPTIONAL { ?paper dcterms:title ?title } OPTIONAL { ?paper dcterms:date ?year }
+_PAPER_FIELDS = """OPTIONAL { ?paper dcterms:title ?title } OPTIONAL { ?paper rdfs:label ?label } OPTIONAL { ?paper dcterms:date ?year }
   OPTIONAL { ?paper kg:doi ?doi } OPTIONAL { ?paper schema:url ?url }"""
-_EVIDENCE = f"""SELECT ?s ?p ?o ?paper ?id ?ev ?named ?title ?year ?doi ?url WHERE {{
+_EVIDENCE = f"""SELECT ?s ?p ?o ?paper ?id ?ev ?named ?title ?label ?year ?doi ?url WHERE {{
   ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; prov:wasDerivedFrom ?paper ; kg:evidence ?ev .
   OPTIONAL {{ ?st kg:subjectEvidence ?named }}
   ?paper dcterms:identifier ?id . {_PAPER_FIELDS}
 }} ORDER BY ?id ?title ?year ?doi ?url LIMIT """
-_MENTIONS = f"""SELECT ?n ?paper ?id ?title ?year ?doi ?url WHERE {{
+_MENTIONS = f"""SELECT ?n ?paper ?id ?title ?label ?year ?doi ?url WHERE {{
   ?n kg:mentionedIn ?paper . ?paper dcterms:identifier ?id . {_PAPER_FIELDS}
 }} ORDER BY ?id ?title ?year ?doi ?url LIMIT {MAX_MENTIONS}"""
-_PAPER = f"""SELECT ?paper ?id ?title ?year ?doi ?url ?abstract WHERE {{
+#: The entities named in the papers that name ?n, with the paper (the "Named with it" list of a node in no fact).
+_NAMED_WITH = f"""SELECT ?n ?m ?id WHERE {{
+  ?n kg:mentionedIn ?paper . ?m kg:mentionedIn ?paper . ?paper dcterms:identifier ?id . FILTER(?m != ?n)
+}} ORDER BY ?id ?m LIMIT {MAX_MENTIONS * 10}"""
+_PAPER = f"""SELECT ?paper ?id ?title ?label ?year ?doi ?url ?abstract WHERE {{
   ?paper dcterms:identifier ?id . {_PAPER_FIELDS} OPTIONAL {{ ?paper dcterms:abstract ?abstract }}
 }} ORDER BY ?id ?title ?year ?doi ?url ?abstract LIMIT 1"""
 _AUTHORS = "SELECT ?paper ?name WHERE { ?paper dcterms:creator ?name }"
@@ -183,6 +187,15 @@ def _piece(store: ox.Store, index: GraphIndex, nodes: list[int], edges: list[int
     if centre is not None and index.types[centre] != "Paper":
         named = sorted({cite(row) for row in _rows(store, _MENTIONS, n=index.iris[centre])})
         mentions[index.iris[centre]] = named[:MAX_MENTIONS]
+        if not index.adjacency[centre]:  # in no fact: the entities its papers name too, so the panel leads on
+            listed = set(mentions[index.iris[centre]])
+            for row in _rows(store, _NAMED_WITH, n=index.iris[centre]):
+                other = index.ids.get(row["m"])
+                if other is None or index.types[other] == "Paper" or row["id"] not in listed:
+                    continue
+                if row["m"] not in graph:
+                    graph.add_node(row["m"], type=index.types[other], label=index.labels[other], alt_labels=index.alts[other], support=index.support[other])
+                mentions.setdefault(row["m"], []).append(row["id"])
     records = {pid: paper_record(row["paper"], row) for pid, row in fields.items()}
     for node in nodes:  # a paper drawn as a node: its abstract and authors too
         if index.types[node] == "Paper":

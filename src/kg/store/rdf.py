@@ -84,9 +84,8 @@ def paper_triples(paper: Paper) -> Iterator[ox.Triple]:
     yield ox.Triple(node, _n(_DCT + "abstract"), text_literal(paper.abstract))
     if paper.title:
         yield ox.Triple(node, _n(_DCT + "title"), text_literal(paper.title))
-        yield ox.Triple(node, RDFS_LABEL, text_literal(paper.title))
-    else:
-        yield ox.Triple(node, RDFS_LABEL, text_literal(paper.id))
+    # A title, else the abstract's first words: what people read; the id stays in dcterms:identifier.
+    yield ox.Triple(node, RDFS_LABEL, text_literal(paper.title or paper.label))
     if paper.year and (match := _YEAR.search(paper.year)):
         yield ox.Triple(node, _n(_DCT + "date"), ox.Literal(match.group(1), datatype=_GYEAR))
     if paper.doi:

@@ -71,6 +71,9 @@
     return a;
   }
 
+  /** Whether a paper id is a hash of its abstract (no id was given): people read its label instead. */
+  function hashed(id) { return /^sha256-/.test(id); }
+
   /** The sentence with the [start, end) spans in `marks` wrapped in <mark>. */
   function highlighted(sentence, marks) {
     var box = el("q", "evidence");
@@ -101,6 +104,8 @@
       });
       edge.years = years;
     });
+    var namedIn = papers.map(function () { return []; });  // paper -> the nodes it mentions
+    nodes.forEach(function (node, i) { (node.in || []).forEach(function (p) { namedIn[p].push(i); }); });
     var paperFacts = papers.map(function () { return []; });
     edges.forEach(function (edge, e) {
       edge.ev.forEach(function (item, k) { paperFacts[item[0]].push([e, k]); });
@@ -117,28 +122,37 @@
     var years = data.years || papers.map(function (p) { return p.year; }).filter(Boolean);
     return {
       data: data, nodes: nodes, edges: edges, papers: papers, adjacency: adjacency,
-      paperFacts: paperFacts, keys: keys, order: order,
+      paperFacts: paperFacts, namedIn: namedIn, keys: keys, order: order,
       minYear: years.length ? Math.min.apply(null, years) : null,
       maxYear: years.length ? Math.max.apply(null, years) : null
     };
   }
 
-  /** Nodes matching `query`: exact label > exact other name > prefix > substring, then support. */
+  /** Whether a later word of `name` (words joined by spaces) starts the run `compact` ("lora" in "qa lora tuning"). */
+  function wordPrefix(name, compact) {
+    var words = name.split(" ");
+    for (var w = 1; w < words.length; w++) {
+      if (words.slice(w).join("").lastIndexOf(compact, 0) === 0) { return true; }
+    }
+    return false;
+  }
+
+  /** Nodes matching `query`: exact label > exact other name > prefix > a word's prefix > substring, then support. */
   function search(model, query) {
     var wanted = normalise(query);
     if (!wanted) { return []; }
     var compact = wanted.replace(/ /g, "");
     var hits = [];
     model.keys.forEach(function (names, i) {
-      var best = 4, via = -1;
+      var best = 5, via = -1;
       for (var k = 0; k < names.length && best > 0; k++) {
-        var name = names[k][0], run = names[k][1], rank = 4;
+        var name = names[k][0], run = names[k][1], rank = 5;
         if (name === wanted || run === compact) { rank = k === 0 ? 0 : 1; }
         else if (name.lastIndexOf(wanted, 0) === 0 || run.lastIndexOf(compact, 0) === 0) { rank = 2; }
-        else if (name.indexOf(wanted) >= 0 || run.indexOf(compact) >= 0) { rank = 3; }
+        else if (run.indexOf(compact) >= 0) { rank = wordPrefix(name, compact) ? 3 : 4; }
         if (rank < best || (rank === best && via > 0 && k === 0)) { best = rank; via = k; }
       }
-      if (best < 4) { hits.push({node: i, rank: best, via: via}); }
+      if (best < 5) { hits.push({node: i, rank: best, via: via}); }
     });
     hits.sort(function (a, b) {
       return a.rank - b.rank || model.nodes[b.node].support - model.nodes[a.node].support ||
@@ -291,7 +305,10 @@
       var focus = new Set();
       if (state.focus !== null) {
         focus = neighbourhood(model, state.focus, state.hops, edgeOk);
-        focus.forEach(function (i) { shown.add(i); });  // a chosen node is drawn even past the cap
+        focus.forEach(function (i) {  // a chosen node is drawn even past the cap, and counted once
+          if (!(nodeOk[i] && model.adjacency[i].length)) { total += 1; }
+          shown.add(i);
+        });
       }
       var shownEdges = new Set();
       model.edges.forEach(function (edge, e) {
@@ -439,10 +456,11 @@
 
     function paperLine(p) {
       var paper = model.papers[p], row = el("span", "paper");
-      var name = paper.title || paper.id;
+      var name = paper.title || paper.label || paper.id;
+      row.title = paper.id;
       row.appendChild(link(paper.link, name));
       if (paper.year) { row.appendChild(document.createTextNode(" (" + paper.year + ")")); }
-      if (paper.title) { row.appendChild(el("span", "paper-id", " " + paper.id)); }
+      if (paper.title && !hashed(paper.id)) { row.appendChild(el("span", "paper-id", " " + paper.id)); }
       if (paper.node !== undefined) {
         var open = el("button", "goto small", "paper");
         open.type = "button";
@@ -522,7 +540,7 @@
       if (node.paper !== undefined) {
         var paper = model.papers[node.paper];
         var meta = el("dl", "paper-meta");
-        [["Id", paper.id], ["Title", paper.title], ["Authors", (paper.authors || []).join(", ")], ["Year", paper.year]]
+        [["Id", hashed(paper.id) ? null : paper.id], ["Title", paper.title], ["Authors", (paper.authors || []).join(", ")], ["Year", paper.year]]
           .forEach(function (pair) {
             if (!pair[1]) { return; }
             meta.appendChild(el("dt", null, pair[0]));
@@ -557,14 +575,36 @@
           item.appendChild(paperLine(p));
           return item;
         }), node.inMore));
+        // The entities its papers also name: somewhere to go from a node in no fact.
+        var shared = new Map();
+        node.in.forEach(function (p) {
+          (model.namedIn[p] || []).forEach(function (j) {
+            if (j !== i && model.nodes[j].type !== "Paper") { shared.set(j, (shared.get(j) || 0) + 1); }
+          });
+        });
+        var near = Array.from(shared.keys()).sort(function (a, b) {
+          return shared.get(b) - shared.get(a) || model.nodes[b].support - model.nodes[a].support || a - b;
+        });
+        if (near.length) {
+          body.appendChild(section("Named with it", near.map(function (j) {
+            var item = el("li", "fact");
+            item.appendChild(nodeButton(j));
+            item.appendChild(el("span", "meta", " " + model.nodes[j].type + " · in " + plural(shared.get(j), "paper") + " with it"));
+            return item;
+          })));
+        }
       }
       var iri = el("p", "iri");
+      // An IRI holding a hash of an abstract (an untitled paper, or a paper's own unnamed method):
+      // kept as the tooltip and the link, not shown as text.
+      var shown = /sha256-[0-9a-f]/.test(node.iri) ? "IRI (holds a hash of an abstract)" : node.iri;
+      iri.title = node.iri;
       if (source.entityUrl) {  // served: the node's own page on the server
-        var page = el("a", null, node.iri);
+        var page = el("a", null, shown);
         page.href = source.entityUrl(node.iri);
-        page.title = "This node's page: every triple and the evidence of each fact";
+        page.title = "This node's page: every triple and the evidence of each fact (" + node.iri + ")";
         iri.appendChild(page);
-      } else { iri.textContent = node.iri; }
+      } else { iri.textContent = shown; }
       body.appendChild(iri);
       openPanel();
     }
