@@ -296,3 +296,31 @@ def test_the_entity_pages_of_a_method_and_a_dataset_list_their_results(tmp_path)
         server.stop()
     assert "Reported results" in pages["method/a"] and "<mark>12.0</mark>" in pages["method/a"] and '<td class="value">14.5' not in pages["method/a"]
     assert all(f'<td class="value">{value}' in pages["dataset/set"] for value in ("12.0", "14.5", "80.0"))
+
+
+@pytest.mark.browser
+def test_the_explorer_panel_lists_a_datasets_reported_results(tmp_path):
+    pytest.importorskip("playwright", reason="playwright is not installed (the browser extra)")
+    from tests.test_explorer_browser import CHROMIUM, Visit
+
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    from kg.export.html import write_html
+
+    write_html(_graph(), tmp_path / "graph.html")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            visit = Visit(browser, tmp_path / "graph.html")
+            visit.page.fill("#search", "Set")
+            visit.page.press("#search", "Enter")
+            panel = visit.page.locator("#details")
+            assert panel.locator("h2").inner_text() == "Set"
+            assert "Reported results (3)" in panel.inner_text()
+            assert "12.0 WER on Set, by A (absolute)" in panel.inner_text()
+            assert {"12.0", "14.5", "80.0"} <= set(panel.locator("mark").all_inner_texts())
+            assert visit.errors == []
+        finally:
+            browser.close()

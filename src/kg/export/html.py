@@ -35,7 +35,9 @@ Data
 One ``<script type="application/json" id="kg-data">`` block: ``nodes`` (list;
 the index is the id) with ``label``, ``type``, ``support``, ``x``, ``y``,
 ``iri`` and optionally ``alt`` (other names), ``paper`` (index into
-``papers``), ``in`` (indexes of the papers mentioning it), ``link``; ``edges`` with ``from``, ``to``, ``rel``, ``support``,
+``papers``), ``in`` (indexes of the papers mentioning it), ``link``, ``res`` (the numeric
+results it reached or that were reported on it: ``[text, paper index, sentence, [[start, end]]]``,
+the value highlighted); ``edges`` with ``from``, ``to``, ``rel``, ``support``,
 ``conf`` and ``ev``, a list of ``[paper index, sentence, [[start, end], ...]]``
 (mention offsets in UTF-16 code units, as JavaScript counts), followed by
 ``naming sentence, [[start, end], ...]`` when the subject is named in another
@@ -332,6 +334,7 @@ def explorer_payload(
     mentions: Mapping[str, Sequence[str]],
     positions: Mapping[Any, tuple[float, float]],
     cap: int,
+    results: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """The explorer's data (see Data above): nodes at ``positions``, edges with their evidence, papers, colours.
 
@@ -344,7 +347,9 @@ def explorer_payload(
     edge_items = _edge_items(graph)
     drawn = {pid for iri, pid in paper_of_iri.items() if iri in graph}
     named = {str(p) for node in graph for p in mentions.get(str(node), ())}
-    cited = sorted({str(p) for _u, _v, attrs in edge_items for p in _as_list(attrs.get("papers"))} | drawn | named)
+    results = results or {}
+    reporting = {str(r["paper"]) for node in graph for r in results.get(str(node), ())}
+    cited = sorted({str(p) for _u, _v, attrs in edge_items for p in _as_list(attrs.get("papers"))} | drawn | named | reporting)
     paper_index = {pid: i for i, pid in enumerate(cited)}
     paper_node: dict[str, int] = {}
     nodes = []
@@ -370,6 +375,11 @@ def explorer_payload(
             item["in"] = [paper_index[str(p)] for p in mentions[str(node)]]
         if kind == "Code" and _http(node):
             item["link"] = str(node)
+        if results.get(str(node)):
+            item["res"] = [
+                [str(r["text"]), paper_index[str(r["paper"])], _cut(str(r["sentence"])), mention_spans(_cut(str(r["sentence"])), [str(r["value"])])]
+                for r in results[str(node)][:MAX_EVIDENCE]
+            ]
         pid = paper_of_iri.get(str(node))
         if pid is not None:
             item["paper"] = paper_index[pid]
@@ -461,6 +471,7 @@ def generate_html(
     *,
     papers: Mapping[str, Mapping[str, Any]] | None = None,
     mentions: Mapping[str, Sequence[str]] | None = None,
+    results: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     title: str = "Knowledge graph",
     seed: int = 0,
     omitted: int = 0,
@@ -481,6 +492,9 @@ def generate_html(
     mentions
         ``node -> ids of the papers mentioning it`` (:func:`mentioned_in`),
         listed in an entity's panel.
+    results
+        ``node -> the numeric results it reached or that were reported on it``
+        (:func:`result_records`), listed in its panel.
     title
         The page's title and heading.
     seed
@@ -501,7 +515,7 @@ def generate_html(
     >>> "<b>BERT</b>" in page, "\\\\u003cb\\\\u003eBERT" in page, "2 nodes, 1 edge" in page
     (False, True, True)
     """
-    payload = explorer_payload(graph, papers or {}, mentions or {}, layout(graph, seed), cap)
+    payload = explorer_payload(graph, papers or {}, mentions or {}, layout(graph, seed), cap, results)
     count = f"{_plural(graph.number_of_nodes(), 'node')}, {_plural(graph.number_of_edges(), 'edge')}"
     unlinked = graph.number_of_nodes() - len(linked_nodes(graph))
     if unlinked:
@@ -559,6 +573,24 @@ def page_note(kg: KnowledgeGraph, limit: int = PAGE_LIMIT) -> str | None:
             "supported (a page of every node would be too large to open); browse the whole graph with `kg serve`")
 
 
+def result_records(kg: KnowledgeGraph) -> dict[str, list[dict[str, Any]]]:
+    """``node IRI -> its numeric results``: a method's (it reached them) and a dataset's (reported on it).
+
+    Each is ``text`` ("93.2 % accuracy on ImageNet, by X, absolute"), ``value``,
+    ``paper`` and ``sentence``, in the order of :meth:`KnowledgeGraph.results`.
+    """
+    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in kg.results():
+        unit = row.unit if row.unit in ("%", "x", "") else f" {row.unit}"
+        text = f"{row.value_text}{unit}" + (f" {row.metric_label}" if row.metric_label else "")
+        text += (f" on {row.dataset_label}" if row.dataset_label else "") + f", by {row.method_label}"
+        text += f" ({row.kind}" + (f", over {row.compared_to_label})" if row.compared_to_label else ")")
+        record = {"text": text, "value": row.value_text, "paper": row.paper_id, "sentence": row.evidence}
+        for node in {row.method, row.dataset} - {""}:
+            found[node].append(record)
+    return dict(found)
+
+
 def write_html(kg: KnowledgeGraph, path: str | Path, limit: int = PAGE_LIMIT) -> None:
     """Write ``graph.html`` for ``kg`` to ``path`` atomically; see :func:`generate_html`.
 
@@ -578,6 +610,6 @@ def write_html(kg: KnowledgeGraph, path: str | Path, limit: int = PAGE_LIMIT) ->
         # A node of a whole field is mentioned in thousands of papers; the page lists a few.
         kept = {str(node) for node in keep}
         mentions = {node: ids[:MAX_EVIDENCE] for node, ids in mentions.items() if node in kept}
-    page = generate_html(graph, papers=paper_records(kg), mentions=mentions, omitted=omitted)
+    page = generate_html(graph, papers=paper_records(kg), mentions=mentions, results=result_records(kg), omitted=omitted)
     with atomic_write(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(page)

@@ -569,6 +569,18 @@
         groups[key].push(factItem(e, outgoing ? edge.to : edge.from));
       });
       names.sort().forEach(function (key) { body.appendChild(section(key, groups[key])); });
+      if (node.res && node.res.length) {  // numeric results: the method's, or those reported on the dataset
+        body.appendChild(section("Reported results", node.res.map(function (result) {
+          var item = el("li", "fact");
+          item.appendChild(el("div", "fact-h", result[0]));
+          var list = el("ul", "sources"), row = el("li");
+          row.appendChild(paperLine(result[1]));
+          if (result[2]) { row.appendChild(highlighted(result[2], result[3])); }
+          list.appendChild(row);
+          item.appendChild(list);
+          return item;
+        })));
+      }
       if (node.in && node.in.length) {
         body.appendChild(section("Mentioned in", node.in.map(function (p) {
           var item = el("li", "fact");
