@@ -71,6 +71,7 @@ MESSAGES: dict[str, str] = {
     "E322": "cannot write {path}: {reason} (the previous build, if any, is intact)",
     "E325": "no paper to build from the inputs ({read} document(s) read: {rejected} rejected, {duplicates} duplicates); the {papers} paper(s) already in {path} are kept",
     "E323": "an extraction worker died {attempts} times on a batch of {count} paper(s) starting with {first!r}; the papers done are cached: run again, or with --workers 1 to find the paper",
+    "E324": "an extraction worker made no progress for {seconds:.0f} s on {what} starting with {first!r}, twice (a stopped or hung worker; it was killed); the papers done are cached: run again",
     # Stores and bounded queries (E330-E339)
     "E330": "{path} is neither a kg build folder (no store/ or graph.nt) nor an Oxigraph store: build one with `kg build INPUT --out {path}`",
     "E331": "SPARQL {keyword} is refused: kg queries only the local graph and never reaches the network",
