@@ -204,7 +204,8 @@ def test_kill_at_random_points_leaves_one_generation_and_the_rerun_equals_a_clea
     assert phases.count("extract") >= 3 and phases.count("export") >= 3, phases
 
 
-def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stub):
+@pytest.mark.parametrize("signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stub, signum, status):
     out = tmp_path / "out"
     first = _jsonl(tmp_path / "first.jsonl", [kg.model.Paper(id="p0", abstract="We propose FooNet.")])
     kg.build([str(first)], out, engine="stub")
@@ -215,9 +216,9 @@ def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stu
     deadline = time.monotonic() + 60
     while len(list((out / "cache").rglob("*.json"))) < 4 and time.monotonic() < deadline:
         time.sleep(0.02)
-    child.send_signal(signal.SIGINT)
+    child.send_signal(signum)
     _, err = child.communicate(timeout=60)
-    assert child.returncode == 130 and "kg: interrupted" in err and "Traceback" not in err
+    assert child.returncode == status and "kg: interrupted" in err and "Traceback" not in err
     assert _state(out) == before and not staging_path(out).exists()
 
 
@@ -331,3 +332,18 @@ def test_a_batch_that_stalls_twice_fails_the_build_in_one_line_and_frees_the_loc
     assert not any(_alive(pid) for pid in stopped)
     assert _lock_is_free(out) if (out / LOCK).exists() else True
 
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_stops_the_workers_and_leaks_no_semaphore(tmp_path):
+    out = tmp_path / "out"
+    child, workers = _start_with_workers(out, 33)
+    assert workers, "no worker processes found"
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 143 and "kg: interrupted" in err, err
+    assert "leaked" not in err and "Traceback" not in err
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
+    assert not staging_path(out).exists()
