@@ -99,7 +99,7 @@ def test_a_sentence_of_2000_names_fits_in_3_gb():
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["mentions"]["issue"] >= 1 and result["mentions"]["network"] >= 2000
-    capped_notes = [note for note in result["notes"] if "only its first" in note]
+    capped_notes = [note for note in result["notes"] if "only its first 64 are paired" in note]
     assert len(capped_notes) == 1 and "'We compare the Net0 network" in capped_notes[0]
 
 

@@ -371,3 +371,95 @@ def test_a_build_too_large_for_one_page_says_what_graph_html_holds(tmp_path, mon
     warnings.clear()
     _build([_papers(tmp_path / "b.jsonl", ["b1"])], tmp_path / "small", on_warning=warnings.append)
     assert not any("graph.html" in w for w in warnings)
+
+
+# --- issue 27, item 8: typed manifest and cache, duplicate ids, empty builds, report and export -------
+
+
+@pytest.mark.parametrize("field,value", [("generation", "x"), ("min_confidence", "high"), ("files", [1]), ("spacy_model", 3)])
+def test_a_mistyped_manifest_is_named_and_a_full_build_replaces_it(tmp_path, capsys, field, value):
+    out = tmp_path / "out"
+    data = _papers(tmp_path / "a.jsonl", ["a1"])
+    _build([data], out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest[field] = value
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    code, _, err = _cli(capsys, "remove", str(out), "a1")
+    assert code == 2 and "E317" in _one_line(err) and repr(field) in err
+    assert _build([data], out).papers == 1
+    assert read_manifest(out).generation == 1
+
+
+def test_a_mistyped_cache_entry_is_named_and_rebuilt(tmp_path, capsys):
+    out = tmp_path / "out"
+    data = _papers(tmp_path / "a.jsonl", ["a1"])
+    _build([data], out)
+    entry = _cache_file(out)
+    record = json.loads(entry.read_text())
+    record["extraction"]["mentions"] = [{"start": 0, "end": 1, "label": "Task", "text": "t", "score": "x", "extractor": ""}]
+    entry.write_text(json.dumps(record))
+    code, _, err = _cli(capsys, "remove", str(out), "a1")
+    assert code == 2 and "E319" in _one_line(err) and "mentions[0].score is not a number" in err
+    assert _build([data], out).extracted == 1  # a full build re-extracts the paper, no TypeError
+    assert json.loads(entry.read_text())["extraction"]["mentions"] == []
+
+
+def test_one_id_with_two_abstracts_is_warned_and_fatal_under_strict(tmp_path, capsys):
+    data = tmp_path / "a.jsonl"
+    data.write_text(json.dumps({"id": "a1", "abstract": "We propose AlphaNet."}) + "\n" + json.dumps({"id": "a1", "abstract": "We propose BetaNet."}) + "\n")
+    code, _, err = _cli(capsys, "build", str(data), "--out", str(tmp_path / "out"))
+    assert code == 0 and "E326" in err and f"{data}:2" in err and f"{data}:1" in err
+    code, _, err = _cli(capsys, "build", str(data), "--out", str(tmp_path / "strict"), "--strict")
+    assert code == 2 and "E327" in _one_line(err) and not (tmp_path / "strict").exists()
+    same = tmp_path / "same.jsonl"
+    same.write_text(json.dumps({"id": "a1", "abstract": "We propose AlphaNet."}) + "\n" * 2 + json.dumps({"id": "a1", "abstract": "We propose AlphaNet."}) + "\n")
+    code, _, err = _cli(capsys, "build", str(same), "--out", str(tmp_path / "same"), "--strict")
+    assert code == 0 and "E326" not in err  # a plain repeat is only counted
+
+
+def test_a_build_of_no_paper_is_refused_into_a_new_folder(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    code, _, err = _cli(capsys, "build", str(bad), "--out", str(tmp_path / "new"))
+    assert code == 2 and "E325" in _one_line(err) and "nothing was written" in err
+    assert not (tmp_path / "new").exists()
+
+
+def test_export_into_a_file_is_one_line(tmp_path, capsys):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    target = tmp_path / "file"
+    target.write_text("x")
+    code, _, err = _cli(capsys, "export", str(out), "graph.nq", "--out", str(target))
+    assert code == 2 and "E314" in _one_line(err) and target.read_text() == "x"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_export_into_a_read_only_folder_is_one_line(tmp_path, capsys):
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code, _, err = _cli(capsys, "export", str(out), "graph.nq", "--out", str(locked / "sub"))
+    finally:
+        locked.chmod(0o700)
+    assert code == 2 and "E320" in _one_line(err)
+
+
+def test_report_into_a_folder_or_an_unwritable_place_is_one_line(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("pandas")
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "out"
+    _build([_papers(tmp_path / "a.jsonl", ["a1", "a2"])], out)
+    code, _, err = _cli(capsys, "report", str(out), "--out", str(tmp_path))
+    assert code == 2 and "E393" in _one_line(err) and "it is a folder" in err
+    import kg.export.atomic as atomic
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "r.html"))
+
+    monkeypatch.setattr(atomic, "_create_temporary", refused)  # as a read-only folder answers (root ignores chmod)
+    code, _, err = _cli(capsys, "report", str(out), "--out", str(tmp_path / "r.html"))
+    assert code == 2 and "E393" in _one_line(err) and "Permission denied" in err

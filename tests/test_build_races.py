@@ -204,7 +204,8 @@ def test_kill_at_random_points_leaves_one_generation_and_the_rerun_equals_a_clea
     assert phases.count("extract") >= 3 and phases.count("export") >= 3, phases
 
 
-def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stub):
+@pytest.mark.parametrize("signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stub, signum, status):
     out = tmp_path / "out"
     first = _jsonl(tmp_path / "first.jsonl", [kg.model.Paper(id="p0", abstract="We propose FooNet.")])
     kg.build([str(first)], out, engine="stub")
@@ -215,9 +216,9 @@ def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stu
     deadline = time.monotonic() + 60
     while len(list((out / "cache").rglob("*.json"))) < 4 and time.monotonic() < deadline:
         time.sleep(0.02)
-    child.send_signal(signal.SIGINT)
+    child.send_signal(signum)
     _, err = child.communicate(timeout=60)
-    assert child.returncode == 130 and "kg: interrupted" in err and "Traceback" not in err
+    assert child.returncode == status and "kg: interrupted" in err and "Traceback" not in err
     assert _state(out) == before and not staging_path(out).exists()
 
 
@@ -240,8 +241,9 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _start_with_workers(out: Path, papers_done: int) -> tuple[subprocess.Popen, list[int]]:
-    child = subprocess.Popen([sys.executable, "-m", "kg.cli", "build", str(CORPUS), "--out", str(out), "--workers", "2"], stderr=subprocess.PIPE, text=True)
+def _start_with_workers(out: Path, papers_done: int, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, list[int]]:
+    command = [sys.executable, "-m", "kg.cli", "build", str(CORPUS), "--out", str(out), "--workers", "2"]
+    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and child.poll() is None:
         if len(list((out / "cache").rglob("*.json"))) >= papers_done:
@@ -274,3 +276,74 @@ def test_workers_die_with_their_parent(tmp_path):
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in workers)
     shutil.rmtree(out, ignore_errors=True)
+
+
+# --- workers: a stopped worker (issue 27, item 4) ----------------------------------------------------
+
+
+def _lock_is_free(out: Path) -> bool:
+    import fcntl
+
+    with open(out / LOCK, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_stopped_worker_is_killed_and_its_papers_retried(seed_build, tmp_path):
+    out = tmp_path / "out"
+    child, workers = _start_with_workers(out, 33, {"KG_STALL_FLOOR": "10"})
+    assert workers, "no worker processes found"
+    os.kill(workers[0], signal.SIGSTOP)
+    _, err = child.communicate(timeout=600)
+    assert child.returncode == 0, err
+    assert "made no progress" in err and "Traceback" not in err
+    assert not _alive(workers[0])
+    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_batch_that_stalls_twice_fails_the_build_in_one_line_and_frees_the_lock(tmp_path):
+    out = tmp_path / "out"
+    child, workers = _start_with_workers(out, 33, {"KG_STALL_FLOOR": "5"})
+    assert workers, "no worker processes found"
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)
+    lines = []
+    for line in child.stderr:  # the first stall: a fresh pool takes the papers again; stop it too
+        lines.append(line)
+        if "made no progress" in line:
+            break
+    deadline = time.monotonic() + 120
+    stopped: set[int] = set(workers)
+    while child.poll() is None and time.monotonic() < deadline:
+        for pid in set(_workers(child.pid)) - stopped:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.add(pid)
+        time.sleep(0.2)
+    lines += child.stderr.readlines()
+    child.wait(timeout=60)
+    errors = [line for line in lines if line.startswith("kg: error")]
+    assert child.returncode == 1 and len(errors) == 1 and "E324" in errors[0], "".join(lines)
+    assert not any(_alive(pid) for pid in stopped)
+    assert _lock_is_free(out) if (out / LOCK).exists() else True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_stops_the_workers_and_leaks_no_semaphore(tmp_path):
+    out = tmp_path / "out"
+    child, workers = _start_with_workers(out, 33)
+    assert workers, "no worker processes found"
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 143 and "kg: interrupted" in err, err
+    assert "leaked" not in err and "Traceback" not in err
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
+    assert not staging_path(out).exists()

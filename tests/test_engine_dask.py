@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from importlib.util import find_spec
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -156,3 +157,29 @@ def test_a_catalogue_error_on_a_worker_reaches_the_user_as_itself(tmp_path, caps
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("kg: error")]
     assert lines == ["kg: error: E201: spaCy model 'xx_no_such_model' is not installed: pip install it, or pass --spacy-model with an installed one"]
     assert not (out / "graph.nt").exists()
+
+
+@pytest.mark.slow
+@needs_dask
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_stopped_worker_is_killed_and_its_partition_run_again(seed_build, tmp_path):
+    """SIGSTOP one worker of the cluster kg starts once a partition is cached (issue 27, item 4): it hung the build."""
+    out = tmp_path / "dask"
+    env = {**os.environ, "KG_STALL_FLOOR": "10"}
+    command = [sys.executable, "-m", "kg.cli", "build", str(CORPUS), "--out", str(out), "--engine", "dask", "--workers", "2"]
+    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and child.poll() is None and not list(out.glob("cache/*/*.json")):
+        time.sleep(0.1)
+    workers = [
+        int(pid)
+        for task in Path(f"/proc/{child.pid}/task").iterdir()
+        for pid in (task / "children").read_text().split()
+        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+    assert workers, "no worker processes found"
+    os.kill(workers[0], signal.SIGSTOP)
+    _, err = child.communicate(timeout=900)
+    assert child.returncode == 0, err
+    assert "made no progress" in err and "Traceback" not in err
+    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()

@@ -296,3 +296,54 @@ def test_clean_text_is_idempotent_and_has_no_controls(text: str):
     assert not any(unicodedata.category(char) in ("Cc", "Cs") for char in once)
     assert once == once.strip() and "  " not in once
     once.encode("utf-8")  # always encodable: no lone surrogates
+
+
+# -- issue 27, item 8: a quote open at the end of a CSV file; compressed inputs --------------------------
+
+
+@pytest.mark.parametrize("tail", ['3,"never closed\n', '3,"never closed\nand more\n4,Fine too.\n'])
+def test_a_csv_quote_open_at_the_end_of_the_file_is_rejected_with_its_line(tmp_path: Path, tail: str):
+    path = tmp_path / "papers.csv"
+    path.write_text("id,abstract\n1,A first abstract.\n2,A second one.\n" + tail, encoding="utf-8")
+    items = list(read_inputs([path]))
+    papers = [i for i in items if isinstance(i, Paper)]
+    rejected = [i for i in items if isinstance(i, Rejection)]
+    assert [p.id for p in papers][:2] == ["1", "2"] and "3" not in [p.id for p in papers]
+    assert rejected[0].source == f"{path}:4" and rejected[0].code == "E105" and "never closes" in rejected[0].reason
+
+
+def _compressed(kind: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+    import lzma
+
+    return {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[kind](data)
+
+
+@pytest.mark.parametrize("kind", ["gz", "bz2", "xz"])
+@pytest.mark.parametrize("name", ["papers.jsonl", "papers.jsonl.{kind}"])
+def test_compressed_inputs_are_read_by_their_bytes_not_their_name(tmp_path: Path, kind: str, name: str):
+    text = "".join(json.dumps({"id": f"p{i}", "abstract": f"Wir schlagen Net{i} für Bildklassifikation vor."}) + "\n" for i in range(3))
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(text, encoding="utf-8")
+    packed = tmp_path / "packed" / name.format(kind=kind)
+    packed.parent.mkdir()
+    packed.write_bytes(_compressed(kind, text.encode("utf-8")))
+    warnings: list[str] = []
+    got = [(p.id, p.abstract) for p in read_inputs([packed.parent], on_warning=warnings.append)]
+    assert got == [(p.id, p.abstract) for p in read_inputs([plain])] and not warnings
+
+
+def test_a_truncated_or_unreadable_compressed_file_is_one_rejection(tmp_path: Path):
+    import gzip
+
+    (tmp_path / "cut.jsonl").write_bytes(gzip.compress(b'{"id": "a", "abstract": "x y z"}\n' * 50)[:40])
+    (tmp_path / "z.jsonl.zst").write_bytes(b"\x28\xb5\x2f\xfd" + b"\x00" * 20)
+    found = {Path(r.source).name: r.reason for r in read_inputs([tmp_path]) if isinstance(r, Rejection)}
+    assert "corrupt or truncated compressed data" in found["cut.jsonl"]
+    try:
+        import zstandard  # noqa: F401
+    except ImportError:
+        assert "pip install zstandard" in found["z.jsonl.zst"]
+    else:
+        assert "z.jsonl.zst" in found

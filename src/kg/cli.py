@@ -8,7 +8,9 @@ on stderr and exit with status 2; ``--debug`` shows tracebacks.
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -424,9 +426,15 @@ def export_files(
     from kg.export import write_all
     from kg.store import load
 
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserError("E314", path=out_dir)
     if (out_dir / "manifest.json").exists():
         raise UserError("E372", path=out_dir)
-    for path in write_all(load(graph), out_dir, names):
+    try:
+        written = write_all(load(graph), out_dir, names)
+    except OSError as error:  # a read-only folder, no permission, a file in the way
+        raise UserError("E320", path=error.filename or out_dir, reason=error.strerror or str(error)) from None
+    for path in written:
         out.print(f"kg: wrote {path}", markup=False, highlight=False)
 
 
@@ -452,14 +460,19 @@ def report(
     for path in (out, gexf, graphml):
         if path is not None and not path.parent.is_dir():
             raise UserError("E391", path=path, folder=path.parent)
+        if path is not None and path.is_dir():
+            raise UserError("E393", path=path, reason="it is a folder")
     graph = load_build(build_dir)
-    written = [write_report(build_dir, out, graph=graph)]
-    if gexf or graphml:
-        annotated = annotated_graph(graph)
-        for path, writer in ((gexf, write_gexf), (graphml, write_graphml)):
-            if path is not None:
-                writer(annotated, path)
-                written.append(path)
+    try:
+        written = [write_report(build_dir, out, graph=graph)]
+        if gexf or graphml:
+            annotated = annotated_graph(graph)
+            for path, writer in ((gexf, write_gexf), (graphml, write_graphml)):
+                if path is not None:
+                    writer(annotated, path)
+                    written.append(path)
+    except OSError as error:  # a read-only folder, no permission
+        raise UserError("E393", path=error.filename or out, reason=error.strerror or str(error)) from None
     if not _STATE["quiet"]:
         err.print("kg report: wrote " + ", ".join(str(p) for p in written), markup=False, highlight=False)
 
@@ -495,14 +508,40 @@ def _global_options_first(argv: list[str]) -> list[str]:
     return flags + [arg for arg in argv[:end] if arg not in _GLOBAL] + argv[end:]
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM (``kill``, a service manager stopping kg) ends a command as Ctrl-C does: cleanly."""
+    _STATE["terminated"] = True
+    raise KeyboardInterrupt
+
+
+def _interrupted() -> int:
+    _say(_INTERRUPTED_MESSAGE)
+    return 128 + signal.SIGTERM if _STATE.get("terminated") else _INTERRUPTED
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``kg`` console command; returns the exit status."""
+    """Entry point of the ``kg`` console command; returns the exit status.
+
+    SIGTERM is handled as Ctrl-C (the same message and clean-up; exit status 143)
+    when ``main`` runs in the main thread.
+    """
     _STATE["started"] = time.monotonic()
+    _STATE["terminated"] = False
+    if threading.current_thread() is not threading.main_thread():  # signal handlers belong to the main thread
+        return _run(argv)
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return _run(argv)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv: list[str] | None) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(args=_global_options_first(sys.argv[1:] if argv is None else argv), prog_name="kg", standalone_mode=False)
         if result == _INTERRUPTED:  # Typer turns Ctrl-C into this exit status, silently
-            _say(_INTERRUPTED_MESSAGE)
+            return _interrupted()
         return result if isinstance(result, int) else 0
     except typer.Exit as done:
         return done.exit_code
@@ -519,8 +558,7 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"kg: error: {error}")
         return 2 if isinstance(error, UserError) else 1
     except (typer.Abort, KeyboardInterrupt):
-        _say(_INTERRUPTED_MESSAGE)
-        return _INTERRUPTED
+        return _interrupted()
     except BrokenPipeError:
         return 0
 

@@ -16,7 +16,7 @@ MESSAGES: dict[str, str] = {
     # Inputs (E1xx)
     "E101": "input path not found: {path} (check the spelling, or quote a glob so kg expands it)",
     "E102": "cannot read {path}: {reason}",
-    "E103": "unknown input format for {path}: use .txt, .jsonl, .json, .csv, .tsv, .xml or .atom, or pass --format",
+    "E103": "unknown input format for {path}: use .txt, .jsonl, .json, .csv, .tsv, .xml or .atom (each may end in .gz, .bz2, .xz or .zst), or pass --format",
     "E104": "{source}: malformed JSON ({reason})",
     "E105": "{source}: malformed CSV row ({reason})",
     "E106": "{source}: no abstract (the field 'abstract' is missing or empty)",
@@ -69,8 +69,11 @@ MESSAGES: dict[str, str] = {
     "E320": "cannot write to {path}: {reason}; pass a folder you can write to (the previous build, if any, is intact)",
     "E321": "no space left on the device while writing {path}; free some space and run again (the previous build, if any, is intact)",
     "E322": "cannot write {path}: {reason} (the previous build, if any, is intact)",
-    "E325": "no paper to build from the inputs ({read} document(s) read: {rejected} rejected, {duplicates} duplicates); the {papers} paper(s) already in {path} are kept",
+    "E325": "no paper to build from the inputs ({read} document(s) read: {rejected} rejected, {duplicates} duplicates); {kept}",
+    "E326": "{source}: paper {paper!r} was read before ({first}) with another abstract; kept the first: give each paper its own id",
+    "E327": "{source}: paper {paper!r} was read before ({first}) with another abstract, and --strict is set: give each paper its own id",
     "E323": "an extraction worker died {attempts} times on a batch of {count} paper(s) starting with {first!r}; the papers done are cached: run again, or with --workers 1 to find the paper",
+    "E324": "an extraction worker made no progress for {seconds:.0f} s on {what} starting with {first!r}, twice (a stopped or hung worker; it was killed); the papers done are cached: run again",
     # Stores and bounded queries (E330-E339)
     "E330": "{path} is neither a kg build folder (no store/ or graph.nt) nor an Oxigraph store: build one with `kg build INPUT --out {path}`",
     "E331": "SPARQL {keyword} is refused: kg queries only the local graph and never reaches the network",
@@ -105,6 +108,7 @@ MESSAGES: dict[str, str] = {
     "E390": "{what} needs the analysis extra ({missing} is not installed): pip install 'kg-lit[analysis]'",
     "E391": "cannot write the report to {path}: the folder {folder} does not exist",
     "E392": "unknown entity type {name!r}: choose one of {choices}",
+    "E393": "cannot write {path}: {reason}; pass a file name in a folder you can write to",
     # Exports (E35x)
     "E350": "{path} failed its check after writing ({reason}); the previous file was kept (a bug in kg: please report it)",
 }

@@ -24,6 +24,13 @@ Limits: the texts travel inside the tasks (through the scheduler), at most
 recoverable (data scattered to a worker dies with it) and the scheduler's
 memory bounded, while the client still holds every paper.
 
+A worker that stops without dying (``kill -STOP``, a hang) is not replaced by
+Dask itself (issue 27's probe waited for ever at 150 of 200 papers). Each partition has a
+deadline (:class:`kg.engines.stall.StallWatch`, from the measured seconds per
+paper); the worker holding a partition past it is killed (its nanny starts a
+new one and Dask sends the partition elsewhere), and a partition that stalls
+twice stops the build with E324.
+
 Dask is the optional extra ``dask``; this module imports it only when an
 executor is made.
 """
@@ -32,13 +39,17 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import signal
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from kg.engines import ExtractJob, worker_pipeline
+from kg.engines.stall import StallWatch
 from kg.errors import KgError, UserError
 from kg.model import Extraction, Paper
 
@@ -147,7 +158,7 @@ class DaskExecutor:
             return
         client, cluster = self._connect()
         try:
-            yield from self._run(client, papers, job)
+            yield from self._run(client, papers, job, cluster)
         finally:
             client.close()
             if cluster is not None:
@@ -178,8 +189,7 @@ class DaskExecutor:
             cluster.close()
             raise
 
-    def _run(self, client: Any, papers: Sequence[Paper], job: ExtractJob) -> Iterator[Extraction]:
-        from distributed import as_completed
+    def _run(self, client: Any, papers: Sequence[Paper], job: ExtractJob, cluster: Any = None) -> Iterator[Extraction]:
         from distributed.scheduler import KilledWorker
 
         threads = client.nthreads()
@@ -189,7 +199,9 @@ class DaskExecutor:
         token = uuid.uuid4().hex
         waiting = iter(enumerate(parts, start=1))
         number: dict[str, int] = {}
-        running = as_completed(loop=client.loop)
+        running: dict[str, Any] = {}
+        watch = StallWatch()
+        stalls: dict[str, int] = {}
 
         def submit_next() -> None:
             item = next(waiting, None)
@@ -197,12 +209,19 @@ class DaskExecutor:
                 index, part = item
                 future = client.submit(extract_partition, part, job, key=f"kg-extract-{token}-{index}", pure=False)
                 number[future.key] = index
-                running.add(future)
+                running[future.key] = future
+                watch.started(future.key, len(part))
 
         for _ in range(AHEAD * cores):
             submit_next()
         done = 0
-        for future in running:
+        while running:
+            future = _first_done(running, watch)
+            if future is None:
+                self._stalled(client, cluster, watch, running, stalls, number, parts)
+                continue
+            del running[future.key]
+            watch.finished(future.key)
             index = number.pop(future.key)
             try:
                 extractions = future.result()
@@ -221,6 +240,27 @@ class DaskExecutor:
         peaks = client.run(peak_memory_mb)
         self.on_message("peak memory per worker: " + ", ".join(f"{mb:.0f}" for mb in peaks.values()) + " MB")
 
+    def _stalled(self, client: Any, cluster: Any, watch: StallWatch, running: dict[str, Any], stalls: dict[str, int], number: dict[str, int], parts: list[Sequence[Paper]]) -> None:
+        """Kill the workers holding partitions past their deadline; E324 for a partition's second stall."""
+        overdue = watch.overdue(running)
+        if not overdue:
+            return
+        holders = {key: address for address, keys in client.processing().items() for key in keys}
+        for key in overdue:
+            stalls[key] = stalls.get(key, 0) + 1
+            part = parts[number[key] - 1]
+            if stalls[key] >= 2:
+                raise KgError("E324", seconds=watch.allowed(key), what=f"partition {number[key]} ({len(part)} papers)", first=part[0].id)
+            self.on_message(
+                f"a Dask worker made no progress for {watch.allowed(key):.0f} s on partition {number[key]}/{len(parts)}; "
+                "killing it and running the partition again"
+            )
+            address = holders.get(key)
+            if address is not None:
+                _kill_worker(client, cluster, address)
+            watch.forget(key)
+            watch.started(key, len(part))
+
     def _describe(self, client: Any, threads: dict[str, int], parts: int, papers: int) -> None:
         """Say where the work goes: workers, partitions, the dashboard when there is one."""
         self.on_message(f"Dask: {papers} papers in {parts} partitions over {len(threads)} workers at {client.scheduler.address}")
@@ -228,6 +268,27 @@ class DaskExecutor:
             self.on_message(f"Dask dashboard: {client.dashboard_link}")
         if any(n > 1 for n in threads.values()):
             self.on_message("workers with several threads extract one partition at a time; start them with --nthreads 1")
+
+
+def _first_done(running: dict[str, Any], watch: StallWatch) -> Any:
+    """The first finished future among ``running`` (in submission order), or ``None`` once a deadline passes."""
+    while True:
+        for future in running.values():
+            if future.done():
+                return future
+        if watch.overdue(running):
+            return None
+        time.sleep(0.05)
+
+
+def _kill_worker(client: Any, cluster: Any, address: str) -> None:
+    """End the worker process at ``address``: SIGKILL from its nanny's record in a cluster kg started, else ask its nanny."""
+    for nanny in getattr(cluster, "workers", {}).values():
+        process = getattr(nanny, "process", None)
+        if getattr(nanny, "worker_address", None) == address and process is not None and process.pid:
+            os.kill(process.pid, signal.SIGKILL)  # also ends a stopped process
+            return
+    client.restart_workers([address], timeout=30, raise_for_error=False)
 
 
 def make_executor(

@@ -10,6 +10,15 @@ Supervision
   may have held are sent again to a fresh pool. A batch that was in flight
   when the pool broke :data:`ATTEMPTS` times stops the build with E323,
   naming its first paper: the papers extracted before are already cached.
+- A worker that stops without dying (``kill -STOP``, a hang) is found when its
+  batch makes no progress within its deadline (:class:`kg.engines.stall.StallWatch`,
+  derived from the measured seconds per paper): each worker counts the papers
+  it has done in shared memory (a lock-free counter per batch, so a stopped
+  worker blocks no other), running them through spaCy :data:`PROGRESS_EVERY`
+  at a time. The pool is killed and the batches in flight sent again to a
+  fresh pool; a batch that stalls twice stops the build with E324. At most
+  ``workers`` batches are handed out at a time, so a batch's time counts from
+  when a worker takes it.
 - Workers never outlive the build: each asks the kernel to kill it when its
   parent dies (``PR_SET_PDEATHSIG`` on Linux), ignores Ctrl-C (the parent
   handles it) and is terminated when the iterator is closed or fails.
@@ -28,8 +37,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any
 
-from kg.engines import ExtractJob, extract_batch, worker_pipeline
+from kg.engines import ExtractJob, worker_pipeline
+from kg.engines.stall import StallWatch
 from kg.errors import KgError, UserError
 from kg.model import Extraction, Paper
 
@@ -70,8 +81,16 @@ def _ignore(message: str) -> None:
     return None
 
 
-def _worker_init(parent: int) -> None:
-    """Tie a worker's life to its parent's, and leave Ctrl-C to the parent."""
+#: Papers a worker runs through spaCy at a time, and so how often it reports progress.
+PROGRESS_EVERY = 8
+# In a worker: papers done per batch, shared with the parent (one writer per batch, so no lock).
+_PROGRESS: Any = None
+
+
+def _worker_init(parent: int, progress: Any = None) -> None:
+    """Tie a worker's life to its parent's, leave Ctrl-C to the parent, keep the progress counters."""
+    global _PROGRESS
+    _PROGRESS = progress
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         import ctypes
@@ -97,17 +116,62 @@ def _stop(pool: ProcessPoolExecutor, *, graceful: bool) -> None:
         process.join(timeout=5)
 
 
-def _submit(pool: ProcessPoolExecutor, batches: list[Sequence[Paper]], todo: deque[int], running: dict[Future[list[Extraction]], int], tries: list[int], most: int, job: ExtractJob) -> bool:
+def _extract_counted(papers: Sequence[Paper], job: ExtractJob, number: int) -> list[Extraction]:
+    """In a worker: :func:`kg.engines.extract_batch`, counting each paper done in the shared counters."""
+    from kg.extract import extract
+
+    done = []
+    for extraction in extract(papers, worker_pipeline(job), workers=1, batch_size=min(job.batch_size, PROGRESS_EVERY)):
+        done.append(extraction)
+        if _PROGRESS is not None:
+            _PROGRESS[number] += 1
+    return done
+
+
+def _submit(pool: ProcessPoolExecutor, batches: list[Sequence[Paper]], todo: deque[int], running: dict[Future[list[Extraction]], int], tries: list[int], most: int, job: ExtractJob, watch: StallWatch, progress: Any) -> bool:
     """Hand batches to ``pool`` until ``most`` are running; ``False`` if the pool is broken (the batch stays to do)."""
     while todo and len(running) < most:
         number = todo[0]
+        progress[number] = 0
         try:
-            future = pool.submit(extract_batch, batches[number], job)
+            future = pool.submit(_extract_counted, batches[number], job, number)
         except BrokenProcessPool:
             return False
         todo.popleft()
         tries[number] += 1
         running[future] = number
+        watch.started(number, len(batches[number]))
+    return True
+
+
+def _observe(running: dict[Future[list[Extraction]], int], progress: Any, seen: list[int], watch: StallWatch) -> None:
+    """Tell ``watch`` of the batches whose workers counted papers since the last look."""
+    for number in running.values():
+        if progress[number] > seen[number]:
+            seen[number] = progress[number]
+            watch.progressed(number)
+
+
+def _stalled(running: dict[Future[list[Extraction]], int], batches: list[Sequence[Paper]], stalls: list[int], tries: list[int], watch: StallWatch, on_message: Callable[[str], None]) -> bool:
+    """Whether a running batch is past its deadline; E324 when one is for the second time.
+
+    The batches in flight are not charged a death (``tries``): the pool is
+    killed because of a stall, not because it broke.
+    """
+    overdue = watch.overdue(running.values())
+    if not overdue:
+        return False
+    for number in overdue:
+        stalls[number] += 1
+        if stalls[number] >= 2:
+            raise KgError("E324", seconds=watch.allowed(number), what=f"a batch of {len(batches[number])} paper(s)", first=batches[number][0].id)
+    for number in running.values():
+        tries[number] -= 1
+    first = batches[overdue[0]]
+    on_message(
+        f"an extraction worker made no progress for {watch.allowed(overdue[0]):.0f} s on a batch of {len(first)} paper(s) "
+        f"starting with {first[0].id!r}; killing the workers and retrying the papers in flight"
+    )
     return True
 
 
@@ -115,26 +179,36 @@ def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_messa
     """Batches of papers through worker pools, restarting a pool whose worker died."""
     batches = [papers[i : i + job.batch_size] for i in range(0, len(papers), job.batch_size)]
     tries = [0] * len(batches)
+    stalls = [0] * len(batches)
     todo = deque(range(len(batches)))
     context = multiprocessing.get_context("spawn")
+    watch = StallWatch()
+    progress = context.Array("i", len(batches), lock=False)
+    seen = [0] * len(batches)
     while todo:
-        pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_init, initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_init, initargs=(os.getpid(), progress))
         running: dict[Future[list[Extraction]], int] = {}
-        graceful = False
+        graceful = stalled = False
         try:
             while todo or running:
-                if not _submit(pool, batches, todo, running, tries, 2 * workers, job):
+                if not _submit(pool, batches, todo, running, tries, workers, job, watch, progress):
                     break  # the pool broke between two results: a worker died while idle or starting
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                done, _ = wait(running, timeout=min(1.0, watch.wait(running.values()) or 1.0), return_when=FIRST_COMPLETED)
+                _observe(running, progress, seen, watch)
+                if not done and _stalled(running, batches, stalls, tries, watch, on_message):
+                    stalled = True
+                    break
                 broken = [future for future in done if isinstance(future.exception(), BrokenProcessPool)]
                 if broken:
                     break
                 for future in done:
-                    running.pop(future)
+                    watch.finished(running.pop(future))
                     yield from future.result()
             else:
                 graceful = True
                 continue
+            for number in running.values():
+                watch.forget(number)
             lost = sorted(running.values())
             if not lost:  # broken before anything ran: charge the next batch, so a pool that never starts ends
                 lost = [todo.popleft()]
@@ -142,7 +216,10 @@ def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_messa
             for number in lost:
                 if tries[number] >= ATTEMPTS:
                     raise KgError("E323", attempts=tries[number], count=len(batches[number]), first=batches[number][0].id)
+            for number in lost:
+                seen[number] = 0  # sent again: its counter starts from 0
             todo.extendleft(reversed(lost))
-            on_message(f"an extraction worker died; retrying {sum(len(batches[n]) for n in lost)} paper(s) in a new worker pool")
+            if not stalled:  # a stall said so already
+                on_message(f"an extraction worker died; retrying {sum(len(batches[n]) for n in lost)} paper(s) in a new worker pool")
         finally:
             _stop(pool, graceful=graceful)

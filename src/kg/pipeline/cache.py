@@ -10,10 +10,13 @@ straight into the live ``DIR/cache/`` while the rest of a build is staged.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import types
+import typing
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from kg.export.atomic import atomic_write
 from kg.model import Extraction, Paper
@@ -111,17 +114,61 @@ class FolderCache:
             raise CacheCorrupt(path, f"unreadable ({error.__class__.__name__})") from None
         try:
             return _parse(json.loads(text))
+        except _Mistyped as error:
+            raise CacheCorrupt(path, f"not a kg cache entry ({error})") from None
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             reason = "truncated or not JSON" if isinstance(error, json.JSONDecodeError) else "not a kg cache entry"
             raise CacheCorrupt(path, reason) from None
 
 
 def _parse(record: object) -> tuple[Paper, Extraction]:
-    """A cache record's paper and extraction; raises on any other shape."""
+    """A cache record's paper and extraction; raises on any other shape, or on a field of the wrong type."""
     if not isinstance(record, dict) or not isinstance(record.get("paper"), dict) or not isinstance(record.get("extraction"), dict):
         raise ValueError("not a cache record")
     data = record["paper"]
     paper = Paper(**{**data, "authors": tuple(data.get("authors") or ())})
-    if not isinstance(paper.id, str) or not isinstance(paper.abstract, str):
-        raise ValueError("paper without id or abstract")
-    return paper, Extraction.from_dict(record["extraction"])
+    extraction = Extraction.from_dict(record["extraction"])
+    for name, value in (("paper", paper), ("extraction", extraction)):
+        wrong = mistyped(value, name)
+        if wrong:
+            raise _Mistyped(wrong)
+    return paper, extraction
+
+
+class _Mistyped(ValueError):
+    """A cache record whose field has the wrong type: its path and the type wanted."""
+
+
+def mistyped(value: Any, where: str, hint: Any = None) -> str | None:
+    """The first field of ``value`` (a dataclass of :mod:`kg.model`) whose type is not its annotation, as ``where.path is not TYPE``.
+
+    >>> from kg.model import Mention
+    >>> mistyped(Mention(0, 1, "Task", "t", score="x"), "mention")
+    "mention.score is not a number: 'x'"
+    >>> mistyped(Mention(0, 1, "Task", "t"), "mention") is None
+    True
+    """
+    hint = type(value) if hint is None else hint
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        found = [mistyped(value, where, arg) for arg in args]
+        return None if None in found else found[0]
+    if hint is type(None):
+        return None if value is None else f"{where} is not empty: {value!r:.40}"
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return f"{where} is not a list: {value!r:.40}"
+        items = args[:1] * len(value) if len(args) == 2 and args[1] is Ellipsis else args
+        if len(items) != len(value):
+            return f"{where} has {len(value)} items, not {len(items)}"
+        return next((w for i, (v, a) in enumerate(zip(value, items)) if (w := mistyped(v, f"{where}[{i}]", a))), None)
+    if dataclasses.is_dataclass(hint):
+        if not isinstance(value, hint):
+            return f"{where} is not an object: {value!r:.40}"
+        hints = typing.get_type_hints(hint)
+        return next((w for f in dataclasses.fields(hint) if (w := mistyped(getattr(value, f.name), f"{where}.{f.name}", hints[f.name]))), None)
+    wanted = {int: "a whole number", float: "a number", str: "a string"}.get(hint)
+    if wanted is None:
+        return None  # Any, mappings: not checked
+    fits = isinstance(value, (int, float) if hint is float else hint) and not isinstance(value, bool)
+    return None if fits else f"{where} is not {wanted}: {value!r:.40}"

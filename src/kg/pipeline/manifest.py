@@ -78,6 +78,9 @@ class Manifest:
         entities = data.get("entities") or {}
         if not isinstance(entities, dict) or not all(_strings(forms) for forms in entities.values()):
             raise ValueError("'entities' is not an object of string lists")
+        for name, (fits, kind) in _TYPED.items():
+            if name in data and not fits(data[name]):
+                raise ValueError(f"{name!r} is not {kind}")
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
         values.update(
@@ -96,6 +99,23 @@ class _TooNew(ValueError):
 
 def _strings(value: object) -> bool:
     return isinstance(value, list | tuple) and all(isinstance(item, str) for item in value)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+#: The optional fields, each with a test of its type and the type in words: a wrong type is named on
+#: reading (E317), where it would otherwise be a TypeError deep in a build that cannot repair it.
+_TYPED: dict[str, tuple[Any, str]] = {
+    "generation": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number"),
+    "min_confidence": (lambda v: v is None or (_number(v) and 0 <= v <= 1), "a number from 0 to 1"),
+    "spacy_model": (lambda v: v is None or isinstance(v, str), "a string"),
+    "scierc_model": (lambda v: v is None or isinstance(v, str), "a string"),
+    "files": (lambda v: v is None or _strings(v), "a list of strings"),
+    "resolution": (lambda v: isinstance(v, dict), "an object"),
+    "stats": (lambda v: isinstance(v, dict), "an object"),
+}
 
 
 def read_manifest(folder: Path) -> Manifest:

@@ -134,17 +134,20 @@ def _input_files(inputs: Sequence[str | os.PathLike[str]], out: Path, on_warning
 
 
 def read_papers(inputs: Sequence[str | os.PathLike[str]], out: Path, fmt: str | None, report: BuildReport,
-                known: dict[str, str], on_warning: Warn) -> list[Paper]:
+                known: dict[str, str], on_warning: Warn, *, strict: bool = False) -> list[Paper]:
     """Read every input document; count duplicates (by id) and rejections into ``report``.
 
     ``known`` maps the ids already in the build to their abstracts; a record
     with a known id is a duplicate (the first one read stays), and a warning
-    says so when its abstract differs.
+    says so when its abstract differs. Two records of the inputs with one id
+    and different abstracts are a warning too (E326), and an error under
+    ``strict`` (E327).
     """
     from kg.readers import read_inputs
 
     papers: list[Paper] = []
     seen = dict(known)
+    first: dict[str, str] = {}  # id -> where the inputs gave it first
     for item in read_inputs(_input_files(inputs, out, on_warning), format=fmt, on_warning=on_warning):
         report.read += 1
         if isinstance(item, Rejection):
@@ -157,8 +160,13 @@ def read_papers(inputs: Sequence[str | os.PathLike[str]], out: Path, fmt: str | 
             report.duplicates += 1
             if item.id in known and seen[item.id] != item.abstract:
                 on_warning(f"{item.source}: paper {item.id!r} is already in {out} with another abstract; kept the one there (kg remove it first to replace it)")
+            elif seen[item.id] != item.abstract:
+                if strict:
+                    raise UserError("E327", source=item.source, paper=item.id, first=first[item.id])
+                on_warning(str(UserError("E326", source=item.source, paper=item.id, first=first[item.id])))
         else:
             seen[item.id] = item.abstract
+            first[item.id] = item.source
             papers.append(item)
     report.built = len(papers)
     return papers

@@ -132,7 +132,7 @@ def build(
             min_confidence = previous.min_confidence if min_confidence is None else min_confidence
             spacy_model, scierc_model = spacy_model or previous.spacy_model, scierc_model or previous.scierc_model
         progress("read", 0, None)
-        new_papers = read_papers(inputs, out, input_format, report, {i: p.abstract for i, (p, _) in existing.items()}, warn)
+        new_papers = read_papers(inputs, out, input_format, report, {i: p.abstract for i, (p, _) in existing.items()}, warn, strict=strict)
         report.seconds["read"] = time.perf_counter() - started
         if strict and report.rejected:
             write_jsonl(out / REJECTED, (r.to_dict() for r in report.rejections))
@@ -142,8 +142,10 @@ def build(
             warn(f"{out} was extracted with {previous.extractor_version}; re-extracting its {len(existing)} paper(s) with {version}")
             new_papers = [paper for paper, _ in existing.values()] + new_papers
             existing = {}
-        if not update and not new_papers and previous is not None and previous.papers:
-            raise UserError("E325", read=report.read, rejected=report.rejected, duplicates=report.duplicates, papers=len(previous.papers), path=out)
+        if not update and not new_papers:  # into any folder: an empty graph is never what was meant
+            held = len(previous.papers) if previous is not None else 0
+            kept = f"the {held} paper(s) already in {out} are kept" if held else f"nothing was written to {out}"
+            raise UserError("E325", read=report.read, rejected=report.rejected, duplicates=report.duplicates, kept=kept)
         t0 = time.perf_counter()
         job = ExtractJob(spacy_model=spacy_model, scierc_model=scierc_model)
         extracted = extract_papers(new_papers, cache, executor, job, version, report, progress)

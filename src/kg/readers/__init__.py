@@ -47,6 +47,7 @@ from pathlib import Path
 from kg.errors import UserError
 from kg.model import Paper, Rejection
 
+from ._compressed import format_suffix
 from ._decode import MAX_RECORD_CHARS, Parser, Warn, load_lines, parse_lines, read_with, stream_with
 from ._records import reject
 from .arxiv import parse_arxiv, read_arxiv
@@ -121,7 +122,7 @@ def sniff(path: Path, text: str) -> str:
     >>> sniff(Path("notes.txt"), 'Daily Papers\\n\\nAn abstract.')
     'text'
     """
-    name = EXTENSIONS[path.suffix.lower()]
+    name = EXTENSIONS[format_suffix(path)]
     if name == "jsonl":
         record = _first_json_object(text)
         return "arxiv" if record and _ARXIV_FIELDS & {str(key).lower() for key in record} else name
@@ -132,9 +133,9 @@ def sniff(path: Path, text: str) -> str:
 
 def format_of(path: Path) -> str:
     """The format name for a file's extension; ``UserError`` E103 if unknown."""
-    if path.suffix.lower() not in EXTENSIONS:
+    if format_suffix(path) not in EXTENSIONS:
         raise UserError("E103", path=str(path))
-    return EXTENSIONS[path.suffix.lower()]
+    return EXTENSIONS[format_suffix(path)]
 
 
 def _walk(root: Path) -> list[Path]:
@@ -145,7 +146,7 @@ def _walk(root: Path) -> list[Path]:
         found += [
             Path(folder, name)
             for name in files
-            if not name.startswith(".") and Path(name).suffix.lower() in EXTENSIONS
+            if not name.startswith(".") and format_suffix(Path(name)) in EXTENSIONS
         ]
     return sorted(found)
 

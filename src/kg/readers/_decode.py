@@ -35,6 +35,7 @@ import charset_normalizer
 
 from kg.model import Paper, Rejection
 
+from ._compressed import DECOMPRESSION_ERRORS, MissingDecompressor, decompressed
 from ._records import reject
 
 __all__ = [
@@ -128,7 +129,7 @@ def _encoding(file: BinaryIO) -> str:
     bad = _first_error(file, "utf-8")
     if bad is None:
         return "utf-8"
-    if file.seek(0, io.SEEK_END) <= SAMPLE_BYTES:
+    if len(head) < SAMPLE_BYTES:  # the whole file (read past its end, not sought: a compressed stream cannot)
         return _guess(head, lambda encoding: _decodes(head, encoding))
     file.seek(max(bad, len(head)))
     sample = head + file.read(SAMPLE_BYTES)
@@ -171,7 +172,7 @@ def unreadable(path: str | Path, error: OSError) -> Rejection:
 
 
 def _open(path: Path) -> tuple[BinaryIO, str] | Rejection:
-    """The open file and its encoding, or an E102 Rejection."""
+    """The open file (decompressed when its first bytes say so) and its encoding, or an E102 Rejection."""
     try:
         if not path.is_file():
             return reject("E102", str(path), reason="not a regular file")
@@ -179,10 +180,21 @@ def _open(path: Path) -> tuple[BinaryIO, str] | Rejection:
     except OSError as error:
         return unreadable(path, error)
     try:
+        file = decompressed(file)
         return file, _encoding(file)
-    except OSError as error:
+    except MissingDecompressor as error:
         file.close()
+        return reject("E102", str(path), reason=str(error))
+    except DECOMPRESSION_ERRORS as error:
+        file.close()
+        return _broken(path, error)
+
+
+def _broken(path: str | Path, error: Exception) -> Rejection:
+    """E102 for a read that failed: the system's reason, or a corrupt compressed stream's."""
+    if isinstance(error, OSError) and error.strerror:
         return unreadable(path, error)
+    return reject("E102", str(path), reason=f"corrupt or truncated compressed data ({type(error).__name__}: {error})")
 
 
 def load_lines(path: Path, on_warning: Warn | None = None) -> Lines | Rejection:
@@ -204,9 +216,9 @@ def load_lines(path: Path, on_warning: Warn | None = None) -> Lines | Rejection:
         else:
             lines.close()
             return reject("E112", str(path))
-    except OSError as error:
+    except DECOMPRESSION_ERRORS as error:
         lines.close()
-        return unreadable(path, error)
+        return _broken(path, error)
     if encoding not in _CERTAIN and on_warning is not None:
         on_warning(f"{path}: not valid UTF-8; decoded as {encoding} (a guess: check accented letters)")
     return line, _chain(blank, line, lines)
@@ -229,8 +241,8 @@ def load_text(path: Path, on_warning: Warn | None = None) -> str | Rejection:
         return loaded
     try:
         return "\n".join(loaded[1])
-    except OSError as error:
-        return unreadable(path, error)
+    except DECOMPRESSION_ERRORS as error:
+        return _broken(path, error)
 
 
 def read_with(parse: Parser, path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
@@ -255,7 +267,7 @@ def parse_lines(parse: LineParser, lines: Iterator[str], name: str) -> Iterator[
     """``parse(lines, name)``, closing the file at the end; a read error part-way is an E102 Rejection."""
     try:
         yield from parse(lines, name)
-    except OSError as error:
-        yield unreadable(name, error)
+    except DECOMPRESSION_ERRORS as error:
+        yield _broken(name, error)
     finally:
         lines.close()  # type: ignore[attr-defined]

@@ -13,7 +13,9 @@ the header's is rejected (E105) rather than guessed at, since its columns
 have probably shifted. When such a record spans several lines, the likely
 cause is a quote that never closed and swallowed the lines after it: only
 its first line is rejected and reading resumes on the next line, so one bad
-quote cannot hide the rest of the file. Rows with every field blank are
+quote cannot hide the rest of the file. A record still inside a quoted field
+when the file ends is rejected the same way (E105), never taken as a paper
+(the csv module would hand out what it read). Rows with every field blank are
 skipped like blank lines. The csv module's field size limit is raised (it is
 process-wide) so that very long abstracts read.
 """
@@ -52,12 +54,20 @@ class _Feed:
         self.pending: deque[str] = deque()
         self.record: list[str] = []
         self.size = 0
+        self.ended = False
 
     def __iter__(self) -> _Feed:
         return self
 
     def __next__(self) -> str:
-        line = self.pending.popleft() if self.pending else next(self.lines)
+        if self.pending:
+            line = self.pending.popleft()
+        else:
+            try:
+                line = next(self.lines)
+            except StopIteration:
+                self.ended = True  # a record read now ran into the end of the file: its quote never closed
+                raise
         self.position += 1
         self.record.append(line)
         self.size += len(line)
@@ -75,6 +85,7 @@ class _Feed:
         self.pending.extendleft(reversed(self.record[1:]))
         self.position -= len(self.record) - 1
         self.record = self.record[:1]
+        self.ended = False
 
 
 def _rows(feed: _Feed, delimiter: str, width: int | None) -> Iterator[tuple[int, list[str] | Rejection]]:
@@ -97,6 +108,10 @@ def _rows(feed: _Feed, delimiter: str, width: int | None) -> Iterator[tuple[int,
                 yield first, error  # type: ignore[misc]
                 feed.replay()
                 break
+            if feed.ended:  # the csv module hands out what it read; the record is not whole
+                yield first, csv.Error("a quote opened in this record never closes (the file ends inside it)")
+                feed.replay()
+                break
             yield first, row
             if width is not None and len(row) != width and feed.position - first > 1:
                 feed.replay()
@@ -117,6 +132,8 @@ def parse_csv(text: str | Iterable[str], name: str, delimiter: str | None = None
     >>> rows = 'ID,Abstract,Authors\\n1,"Deep, deeper.",A and B\\n2,"broken,x\\n3,,C\\n'
     >>> [(r.source, getattr(r, "code", "paper")) for r in parse_csv(rows, "f.csv")]
     [('f.csv:2', 'paper'), ('f.csv:3', 'E105'), ('f.csv:4', 'E106')]
+    >>> [(r.source, getattr(r, "code", "paper")) for r in parse_csv('ID,Abstract\\n1,Fine.\\n2,"never closed\\n', "f.csv")]
+    [('f.csv:2', 'paper'), ('f.csv:3', 'E105')]
     """
     csv.field_size_limit(max(csv.field_size_limit(), _FIELD_LIMIT))
     lines = iter(split_lines(text) if isinstance(text, str) else text)
