@@ -317,10 +317,14 @@ def _compressed(kind: str, data: bytes) -> bytes:
     import gzip
     import lzma
 
+    if kind == "zst":
+        import zstandard
+
+        return zstandard.ZstdCompressor().compress(data)
     return {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[kind](data)
 
 
-@pytest.mark.parametrize("kind", ["gz", "bz2", "xz"])
+@pytest.mark.parametrize("kind", ["gz", "bz2", "xz", "zst"])
 @pytest.mark.parametrize("name", ["papers.jsonl", "papers.jsonl.{kind}"])
 def test_compressed_inputs_are_read_by_their_bytes_not_their_name(tmp_path: Path, kind: str, name: str):
     text = "".join(json.dumps({"id": f"p{i}", "abstract": f"Wir schlagen Net{i} für Bildklassifikation vor."}) + "\n" for i in range(3))

@@ -5,8 +5,9 @@ that is really gzip reads as JSON Lines, not as Latin-1 noise. The format is
 still taken from the name, less a compression suffix (``papers.jsonl.gz`` is
 JSON Lines; :func:`format_suffix`).
 
-Zstandard needs the ``zstandard`` package (or Python 3.14's ``compression.zstd``);
-without it a ``.zst`` file is an E102 rejection that says what to install.
+Zstandard needs the ``zstandard`` package (a dependency of kg) or Python 3.14's
+``compression.zstd``; without either, a ``.zst`` file is an E102 rejection that
+says what to install.
 
 Limits: the decompressed stream is read two or three times (the encoding check,
 then the lines), so a gzip, bzip2 or xz file costs two or three decompressions;
