@@ -171,6 +171,38 @@ def test_records_take_their_text_from_the_corpus(tmp_path: Path) -> None:
         read_gold(gold, corpus)
 
 
+def test_triples_may_carry_their_sentence_numbers_and_records_two_corpora(tmp_path: Path) -> None:
+    """The training corpus's format: a triple's 4th element lists its sentences; texts come from two corpora."""
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(json.dumps({"id": "p1", "abstract": "We propose X."}) + "\n", encoding="utf-8")
+    second.write_text(json.dumps({"id": "p2", "abstract": "Y solves Z."}) + "\n", encoding="utf-8")
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([
+        {"id": "r1", "source_id": "p1", "entities": [{"name": "X", "type": "Method"}], "triples": [["PAPER", "introduces", "X", [0]]]},
+        {"id": "r2", "source_id": "p2", "entities": [{"name": "Y", "type": "Method"}, {"name": "Z", "type": "Task"}],
+         "triples": [["Y", "addresses", "Z", [0]]]},
+    ]), encoding="utf-8")
+    one, two = read_gold(gold, [first, second])
+    assert (one.id, one.abstract, one.triples) == ("r1", "We propose X.", (("PAPER", "introduces", "X"),))
+    assert (two.abstract, two.triples) == ("Y solves Z.", (("Y", "addresses", "Z"),))
+    with pytest.raises(UserError, match="'p2' is not a record of"):
+        read_gold(gold, first)
+    gold.write_text(json.dumps([{"abstract": "We propose X.", "entities": [{"name": "X", "type": "Method"}],
+                                 "triples": [["PAPER", "introduces", "X", "0"]]}]), encoding="utf-8")
+    with pytest.raises(UserError, match="sentence numbers"):
+        read_gold(gold)
+
+
+def test_cli_takes_the_corpus_option_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"source_id": "p9", "entities": []}]), encoding="utf-8")
+    (tmp_path / "a.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text("", encoding="utf-8")
+    assert main(["eval", "facts", str(gold), "--corpus", str(tmp_path / "a.jsonl"), "--corpus", str(tmp_path / "b.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "E220" in err and "a.jsonl" in err and "b.jsonl" in err and "Traceback" not in err
+
+
 def test_cli_names_a_missing_corpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gold = tmp_path / "gold.json"
     gold.write_text(json.dumps([{"source_id": "p1", "entities": []}]), encoding="utf-8")

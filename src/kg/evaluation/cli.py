@@ -31,8 +31,8 @@ def eval_facts_command(
         Optional[Path], typer.Option("--keep", help="Keep the build of the gold abstracts in this folder.")
     ] = None,
     corpus: Annotated[
-        Optional[Path],
-        typer.Option("--corpus", help="JSON Lines corpus holding the text of records that give a source_id instead of an abstract."),
+        Optional[list[Path]],
+        typer.Option("--corpus", help="JSON Lines corpus holding the text of records that give a source_id instead of an abstract (may be given more than once)."),
     ] = None,
     min_confidence: Annotated[
         Optional[float], typer.Option("--min-confidence", min=0.0, max=1.0, help="Build as kg build --min-confidence does: leave out less confident facts.")
@@ -70,8 +70,8 @@ def eval_results_command(
         Optional[str], typer.Option("--model", help="The SciERC model: default, minilm (transformer extra) or a model folder.")
     ] = None,
     corpus: Annotated[
-        Optional[Path],
-        typer.Option("--corpus", help="JSON Lines corpus holding the text of records that give a source_id instead of an abstract."),
+        Optional[list[Path]],
+        typer.Option("--corpus", help="JSON Lines corpus holding the text of records that give a source_id instead of an abstract (may be given more than once)."),
     ] = None,
     abstracts: Annotated[
         Optional[Path],

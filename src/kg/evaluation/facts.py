@@ -40,6 +40,8 @@ GRAPH_TO_GOLD = {"proposes": "introduces"}
 PAPER = "PAPER"
 ENTITY_TYPES = frozenset({"Method", "Task", "Dataset", "Metric"})
 STOP_WORDS = frozenset("the a an of for and on in with to".split())
+#: The corpus files of records that give a ``source_id`` instead of an abstract: none, one, or several.
+Corpora = str | Path | Sequence[str | Path] | None
 #: Lenient matching: a label and a gold form overlapping at least this much (token-set Jaccard).
 LENIENT_JACCARD = 0.5
 
@@ -209,6 +211,19 @@ def _entity(path: Path, where: str, raw: Any) -> GoldEntity:
     return GoldEntity(raw["name"], raw["type"], tuple(aliases))
 
 
+def _is_triple(triple: Any) -> bool:
+    """Whether ``triple`` is ``[subject, relation, object]``, optionally followed by the list of sentence numbers that state it.
+
+    >>> _is_triple(["PAPER", "introduces", "X"]), _is_triple(["PAPER", "introduces", "X", [0, 2]])
+    (True, True)
+    >>> _is_triple(["PAPER", "introduces", "X", "0"])
+    False
+    """
+    if not isinstance(triple, list) or len(triple) not in (3, 4) or not all(isinstance(t, str) for t in triple[:3]):
+        return False
+    return len(triple) == 3 or (isinstance(triple[3], list) and all(isinstance(n, int) and not isinstance(n, bool) for n in triple[3]))
+
+
 def parse_gold(data: Any, path: Path) -> list[GoldRecord]:
     """Check and read the records of a gold file already parsed from JSON.
 
@@ -231,9 +246,9 @@ def parse_gold(data: Any, path: Path) -> list[GoldRecord]:
             entities[entity.name] = entity
         triples = []
         for triple in raw.get("triples", []):
-            if not (isinstance(triple, list) and len(triple) == 3 and all(isinstance(t, str) for t in triple)):
-                raise gold_error(path, where, f"a triple is a list of three strings, not {triple!r}")
-            subject, relation, obj = triple
+            if not _is_triple(triple):
+                raise gold_error(path, where, f"a triple is a list of three strings (and, optionally, its sentence numbers), not {triple!r}")
+            subject, relation, obj = triple[:3]
             if relation not in RELATIONS:
                 raise gold_error(path, where, f"unknown relation {relation!r} (use {', '.join(RELATIONS)})")
             for end in (subject, obj):
@@ -245,12 +260,13 @@ def parse_gold(data: Any, path: Path) -> list[GoldRecord]:
     return records
 
 
-def read_gold(path: str | Path, corpus: str | Path | None = None) -> list[GoldRecord]:
+def read_gold(path: str | Path, corpus: Corpora = None) -> list[GoldRecord]:
     """The records of a gold file; ``UserError`` E220 (bad content) or E221 (unreadable).
 
     A record may leave out its ``abstract`` and name a record of a JSON Lines
-    ``corpus`` (fields ``id`` and ``abstract``) in ``source_id`` instead: annotations
-    of a corpus that is not the annotator's to copy are kept apart from its text.
+    ``corpus`` (fields ``id`` and ``abstract``; one file or several) in ``source_id``
+    instead: annotations of a corpus that is not the annotator's to copy are kept
+    apart from its text.
     """
     path = Path(path)
     try:
@@ -264,7 +280,20 @@ def read_gold(path: str | Path, corpus: str | Path | None = None) -> list[GoldRe
     return parse_gold(data, path)
 
 
-def with_abstracts(data: list[Any], path: Path, corpus: str | Path | None) -> list[Any]:
+def corpus_paths(corpus: Corpora) -> list[Path]:
+    """The corpus files of a ``corpus`` argument: none, one path, or several.
+
+    >>> corpus_paths(None), corpus_paths("a.jsonl"), corpus_paths(["a.jsonl", Path("b.jsonl")])
+    ([], [PosixPath('a.jsonl')], [PosixPath('a.jsonl'), PosixPath('b.jsonl')])
+    """
+    if corpus is None:
+        return []
+    if isinstance(corpus, (str, Path)):
+        return [Path(corpus)]
+    return [Path(c) for c in corpus]
+
+
+def with_abstracts(data: list[Any], path: Path, corpus: Corpora) -> list[Any]:
     """The records, each without an ``abstract`` given the whitespace-normalised text of its ``source_id`` in ``corpus``.
 
     >>> import tempfile, os
@@ -275,10 +304,26 @@ def with_abstracts(data: list[Any], path: Path, corpus: str | Path | None) -> li
     'We propose X.'
     """
     wanted = {r.get("source_id") for r in data if isinstance(r, dict) and "abstract" not in r}
-    if corpus is None:
+    corpora = corpus_paths(corpus)
+    if not corpora:
         raise gold_error(path, "records without 'abstract'", "name the corpus their 'source_id' points into (--corpus)")
     texts: dict[str, str] = {}
-    corpus = Path(corpus)
+    for one in corpora:
+        texts.update(_corpus_texts(one, wanted))
+    missing_in = corpora[0] if len(corpora) == 1 else ", ".join(str(c) for c in corpora)
+    filled = []
+    for number, raw in enumerate(data, 1):
+        if isinstance(raw, dict) and "abstract" not in raw:
+            if raw.get("source_id") not in texts:
+                raise gold_error(path, f"record {number}", f"its source_id {raw.get('source_id')!r} is not a record of {missing_in}")
+            raw = {**raw, "abstract": texts[raw["source_id"]]}
+        filled.append(raw)
+    return filled
+
+
+def _corpus_texts(corpus: Path, wanted: set[Any]) -> dict[str, str]:
+    """The whitespace-normalised abstracts of the ``wanted`` ids of one JSON Lines corpus."""
+    texts: dict[str, str] = {}
     try:
         with corpus.open(encoding="utf-8") as handle:
             for number, line in enumerate(handle, 1):
@@ -292,14 +337,7 @@ def with_abstracts(data: list[Any], path: Path, corpus: str | Path | None) -> li
                     texts[record["id"]] = normalise_whitespace(record["abstract"])
     except OSError as error:
         raise UserError("E221", path=corpus, reason=error.strerror or str(error)) from None
-    filled = []
-    for number, raw in enumerate(data, 1):
-        if isinstance(raw, dict) and "abstract" not in raw:
-            if raw.get("source_id") not in texts:
-                raise gold_error(path, f"record {number}", f"its source_id {raw.get('source_id')!r} is not a record of {corpus}")
-            raw = {**raw, "abstract": texts[raw["source_id"]]}
-        filled.append(raw)
-    return filled
+    return texts
 
 
 def _end_matches(node: Node, name: str, record: GoldRecord, lenient: bool) -> bool:
@@ -476,7 +514,7 @@ def evaluate_facts(
     scierc_model: str | None = None,
     spacy_model: str | None = None,
     workdir: str | Path | None = None,
-    corpus: str | Path | None = None,
+    corpus: Corpora = None,
     min_confidence: float | None = None,
 ) -> FactScores:
     """Build the gold file's abstracts as ``kg build`` does and score the graph's facts.

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import UserError
-from kg.evaluation.facts import Counts, forms_match, gold_error, gold_id, with_abstracts
+from kg.evaluation.facts import Corpora, Counts, forms_match, gold_error, gold_id, with_abstracts
 from kg.evaluation.sentences import split_sentences
 from kg.model import normalise_whitespace
 
@@ -153,7 +153,7 @@ def parse_results_gold(data: Any, path: Path) -> list[GoldResultRecord]:
     return records
 
 
-def read_results_gold(path: str | Path, corpus: str | Path | None = None, abstracts: str | Path | None = None) -> list[GoldResultRecord]:
+def read_results_gold(path: str | Path, corpus: Corpora = None, abstracts: str | Path | None = None) -> list[GoldResultRecord]:
     """Read a results gold file, filling in abstracts (and entities) from ``abstracts`` or ``corpus``.
 
     ``abstracts`` is a facts gold file whose records share the ids; by default a
@@ -270,7 +270,7 @@ def evaluate_results(
     *,
     scierc_model: str | None = None,
     workdir: str | Path | None = None,
-    corpus: str | Path | None = None,
+    corpus: Corpora = None,
     abstracts: str | Path | None = None,
 ) -> ResultScores:
     """Build the gold file's abstracts as ``kg build`` does and score the graph's numeric results."""

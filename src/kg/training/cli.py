@@ -91,7 +91,7 @@ def train_facts_command(
     annotations: Annotated[Path, typer.Argument(help="Annotated abstracts in the gold format (docs/EVALUATION.md).")],
     out: Annotated[Path, typer.Option("--out", help="The model file to write (JSON).")],
     corpus: Annotated[
-        Optional[Path], typer.Option("--corpus", help="JSON Lines corpus with the text of records that give a source_id.")
+        Optional[list[Path]], typer.Option("--corpus", help="JSON Lines corpus with the text of records that give a source_id (may be given more than once).")
     ] = None,
     test: Annotated[
         Optional[Path], typer.Option("--test", help="Other annotated abstracts: how well the model ranks the rules' facts there.")

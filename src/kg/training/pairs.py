@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.evaluation.facts import GoldRecord, forms_match, read_gold
+from kg.evaluation.facts import Corpora, GoldRecord, forms_match, read_gold
 from kg.extract.annotations import as_tuple
 from kg.extract.pairs import Candidate, PairModel, candidates
 
@@ -96,7 +96,7 @@ def train_facts(
     annotations: str | Path,
     out: str | Path,
     *,
-    corpus: str | Path | None = None,
+    corpus: Corpora = None,
     test: str | Path | None = None,
     c: float = C,
     on_progress: Callable[[str], None] | None = None,
