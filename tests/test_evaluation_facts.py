@@ -237,3 +237,20 @@ def test_the_second_annotation_covers_the_dev_set_and_is_scored(capsys: pytest.C
     gold, predicted = (int(v) for v in line.split()[1:3])
     assert gold == sum(len(r.triples) for r in read_gold(DEV_GOLD))
     assert predicted == sum(len(r["triples"]) for r in second)
+
+
+def test_the_corpus_benchmark_never_reads_the_test_split(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``benchmarks/corpus_facts.py --split test`` refuses every option that would show a record or an error."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus_facts.py"
+    spec = importlib.util.spec_from_file_location("corpus_facts", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    for option in ("--errors", "--keep", "--gold-out"):
+        monkeypatch.setattr(sys, "argv", ["corpus_facts.py", "--split", "test", option, str(tmp_path / "x")])
+        with pytest.raises(SystemExit) as caught:
+            module.main()
+        assert caught.value.code == 2
+        assert not (tmp_path / "x").exists()
