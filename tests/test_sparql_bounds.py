@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from itertools import islice
+from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
@@ -171,6 +172,25 @@ def test_kg_query_prints_rows_while_the_query_runs(build_dir):
         running.kill()
     assert lines[0] == "a0,a1,a2\n" and all(line.count(",") == 2 for line in lines[1:])
     assert still_running
+    # The query process it forked dies with it: none is left running (or blocked on the pipe) after a SIGKILL.
+    assert _query_processes_gone(str(build_dir))
+
+
+def _query_processes_gone(marker: str, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        left = []
+        for entry in Path("/proc").iterdir():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"kg.cli" in words and marker.encode() in words:
+                left.append(entry.name)
+        if not left:
+            return True
+        time.sleep(0.2)
+    return False
 
 
 @pytest.mark.parametrize("limit,rows,truncated", [(3, 3, True), (85, 85, False), (0, 85, False)])

@@ -35,7 +35,7 @@ import pyoxigraph as ox
 
 from kg.errors import KgError, UserError
 from kg.store.namespace import PREFIXES
-from kg.views.sandbox import forbid_network, limit_memory
+from kg.views.sandbox import die_with_parent, forbid_network, limit_memory
 from kg.views.sparql import _QUERY_ERRORS, _substitutions, _user_error, check_query
 
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MEMORY", "ProcessQueryStream", "run_isolated"]
@@ -54,12 +54,19 @@ def _silence_stderr() -> None:
     os.close(devnull)
 
 
-def _child(store: ox.Store, sparql: str, substitutions: Any, limit: int | None, memory: int | None, out: Connection) -> None:
+def _child(
+    store: ox.Store, sparql: str, substitutions: Any, limit: int | None, memory: int | None, out: Connection, inherited: Connection
+) -> None:
     """Evaluate one query and send ("head", kind, names), ("rows", [...])..., ("end" | "more", None).
 
     The child's stderr goes to /dev/null: when the memory cap is reached Rust's allocator
     aborts with a message and a backtrace there, and the parent reports it in one line.
+    The child closes its copy of the pipe's read end and dies with its parent, so a
+    parent killed outright (SIGKILL, no clean-up) never leaves a query running or
+    blocked on a pipe nobody reads.
     """
+    inherited.close()
+    die_with_parent()
     _silence_stderr()
     forbid_network()
     limit_memory(memory)
@@ -217,7 +224,7 @@ def run_isolated(
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     deadline = (started if started is not None else time.monotonic()) + timeout if timeout else None
-    process = context.Process(target=_child, args=(store, sparql, _substitutions(bindings), limit or None, memory, writer), daemon=True)
+    process = context.Process(target=_child, args=(store, sparql, _substitutions(bindings), limit or None, memory, writer, reader), daemon=True)
     process.start()
     writer.close()
     return ProcessQueryStream(process, reader, deadline, timeout, max_bytes or None, memory)

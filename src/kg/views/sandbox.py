@@ -19,11 +19,15 @@ Limits: seccomp exists on Linux only, and needs libseccomp; elsewhere
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import errno
+import os
 import resource
+import signal
 import socket
 
-__all__ = ["forbid_network", "limit_memory"]
+__all__ = ["die_with_parent", "forbid_network", "limit_memory"]
 
 
 def forbid_network() -> bool:
@@ -50,3 +54,27 @@ def limit_memory(max_bytes: int | None) -> None:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = max_bytes if hard == resource.RLIM_INFINITY else min(max_bytes, hard)
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> bool:
+    """Have the kernel kill this process when its parent dies (Linux ``prctl``); ``True`` if it holds.
+
+    A query process forked by ``kg query`` must not outlive a parent that was
+    killed without cleaning up. Elsewhere this does nothing and returns ``False``.
+    """
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    try:
+        libc = ctypes.CDLL(name, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    # The parent may have died before the call: then nobody would send the signal.
+    if os.getppid() == 1:
+        os._exit(1)
+    return True
