@@ -324,3 +324,15 @@ def test_the_explorer_panel_lists_a_datasets_reported_results(tmp_path):
             assert visit.errors == []
         finally:
             browser.close()
+
+
+def test_a_result_of_our_method_belongs_to_the_papers_own_method():
+    from kg.resolve import resolve
+
+    text = "We propose LynxNet for parsing. Our method reaches 93.2% accuracy."
+    lynx = _mention("LynxNet", text, "Method")
+    ours = _mention("Our method", text, "Method")
+    result = Result("93.2", "93.2", "%", "absolute", text.index("93.2"), text.index("93.2") + 4, (32, len(text)), ours, None, "accuracy", None, None, None, "kg.results/9", 0.8)
+    extraction = Extraction("p", mentions=(lynx, ours), facts=(Fact("proposes", None, lynx, (0, 31), "t", 0.9),), results=(result,))
+    resolved = resolve([Paper(id="p", abstract=text)], [extraction])
+    assert [(r.method, r.value) for r in resolved.results] == [("method/lynxnet", "93.2")]

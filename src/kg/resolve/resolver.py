@@ -238,7 +238,7 @@ def _own_methods(
     key_of: KeyOf,
     types: dict[str, str],
     min_confidence: float,
-) -> dict[str, str]:
+) -> dict[str, tuple[str, Mention]]:
     """Paper id -> key and mention of its proposed method (its most confident ``proposes`` of a Method)."""
     own: dict[str, tuple[str, Mention]] = {}
     for paper, extraction in inputs:
@@ -262,7 +262,7 @@ def _resolve_facts(
     inputs: list[tuple[Paper, Extraction]],
     key_of: KeyOf,
     types: dict[str, str],
-    own: dict[str, str],
+    own: dict[str, tuple[str, Mention]],
     min_confidence: float,
 ) -> tuple[list[ResolvedFact], dict[str, int], int]:
     """Step 5: facts with entity keys, checked against the signatures, deduplicated.
@@ -453,7 +453,7 @@ def _resolve_results(
     inputs: list[tuple[Paper, Extraction]],
     key_of: KeyOf,
     types: dict[str, str],
-    own: dict[str, str],
+    own: dict[str, tuple[str, Mention]],
     min_confidence: float,
 ) -> list[ResolvedResult]:
     """Step 6: numeric results with entity keys; a result whose method resolves to no Method is dropped.
@@ -473,8 +473,8 @@ def _resolve_results(
             if result.confidence < min_confidence or not 0 <= start <= result.start < result.end <= stop <= len(paper.abstract):
                 continue
             method = end(paper.id, result.method, "Method")
-            if method is None and result.method is not None and refers_to_own_method(result.method.text):
-                method = own.get(paper.id)
+            if method is None and result.method is not None and refers_to_own_method(result.method.text) and paper.id in own:
+                method = own[paper.id][0]
             if method is None:
                 continue
             reference = end(paper.id, result.compared_to, "Method")
