@@ -29,7 +29,7 @@ from kg.export.atomic import atomic_write
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph
 
-__all__ = ["PAGE_LIMIT", "mentioned_in", "page_note", "page_nodes", "paper_records", "result_records", "write_html"]
+__all__ = ["PAGE_LIMIT", "mentioned_in", "page_nodes", "page_note", "paper_records", "result_records", "write_html"]
 
 #: Most nodes one page holds. A larger graph's page keeps the ``PAGE_LIMIT`` most
 #: supported nodes that take part in a fact (``benchmarks/page.py``: 20,000 nodes draw
