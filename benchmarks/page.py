@@ -58,7 +58,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.export.html import DEFAULT_CAP, generate_html, write_html  # noqa: E402
+from kg.explorer.page import DEFAULT_CAP, generate_html  # noqa: E402
+from kg.export.html import write_html  # noqa: E402
 from kg.store import KnowledgeGraph  # noqa: E402
 from tests.test_export_support import synthetic_view  # noqa: E402
 
@@ -148,7 +149,7 @@ def served(browser, nodes: int, root: Path, runs: int, reference: float | None) 
     from _synthetic import TRIPLES_PER_PAPER, synthetic_build, synthetic_resolution
     from serve import start_server
 
-    from kg.export.search import find
+    from kg.explorer.search import find
     from kg.serve.graph_index import read_index
     from kg.store.namespace import PREFIXES
 

@@ -48,4 +48,4 @@ def make_executor(*, workers=1, scheduler=None, partitions=None, on_message=None
 
 def register() -> None:
     """Make ``--engine stub`` known in this process (and in processes forked from it)."""
-    ENGINES[NAME] = SPEC
+    ENGINES.register(NAME, SPEC)

@@ -26,7 +26,7 @@ from . import stub_engine
 
 @pytest.fixture(autouse=True)
 def _stub(monkeypatch):
-    monkeypatch.setitem(ENGINES, stub_engine.NAME, stub_engine.SPEC)
+    monkeypatch.setitem(ENGINES.specs, stub_engine.NAME, stub_engine.SPEC)
 
 
 def _papers(path: Path, ids, text="We propose {i}Net, a network for image classification on CIFAR-10.") -> Path:
@@ -114,17 +114,19 @@ def test_update_honours_the_manifest_models_and_reextracts_on_a_change(tmp_path)
 # --- 7: one transaction ----------------------------------------------------------------------------
 
 
+def interrupted_export(graph, path):
+    """An exporter that writes half a file and is stopped by Ctrl-C."""
+    path.write_text("half")
+    raise KeyboardInterrupt
+
+
 def test_a_failing_export_leaves_the_previous_generation_and_no_temporary_files(tmp_path, monkeypatch):
     out = tmp_path / "out"
     _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     from kg.export import EXPORTERS
 
-    def broken(graph, path):
-        path.write_text("half")
-        raise KeyboardInterrupt  # Ctrl-C in the middle of the exports
-
-    monkeypatch.setitem(EXPORTERS, "graph.html", broken)
+    monkeypatch.setitem(EXPORTERS.specs, "graph.html", "tests.test_build_folder:interrupted_export")
     with pytest.raises(KeyboardInterrupt):
         _build([_papers(tmp_path / "b.jsonl", ["b1"])], out)
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before

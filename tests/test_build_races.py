@@ -38,7 +38,7 @@ STUB_CLI = "import sys; from tests import stub_engine; stub_engine.register(); f
 
 @pytest.fixture
 def stub(monkeypatch):
-    monkeypatch.setitem(ENGINES, stub_engine.NAME, stub_engine.SPEC)
+    monkeypatch.setitem(ENGINES.specs, stub_engine.NAME, stub_engine.SPEC)
     return monkeypatch
 
 

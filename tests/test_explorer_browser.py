@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.export.html import generate_html, write_html
+from kg.explorer.page import generate_html
+from kg.export.html import write_html
 from tests.test_export_support import small_kg, synthetic_view
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -14,16 +14,9 @@ from html.parser import HTMLParser
 import networkx as nx
 import pytest
 
-from kg.export.html import (
-    COLOURS,
-    MAX_EVIDENCE,
-    MAX_TEXT,
-    generate_html,
-    mention_spans,
-    mentioned_in,
-    paper_records,
-    write_html,
-)
+from kg.explorer.page import generate_html
+from kg.explorer.payload import COLOURS, MAX_EVIDENCE, MAX_TEXT, mention_spans
+from kg.export.html import mentioned_in, paper_records, write_html
 from kg.model import Paper
 from tests.test_export_support import small_kg, small_papers_and_resolution, synthetic_view
 

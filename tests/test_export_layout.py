@@ -8,7 +8,7 @@ import random
 import networkx as nx
 import pytest
 
-from kg.export.layout import force_layout
+from kg.explorer.layout import force_layout
 from tests.test_export_support import synthetic_view
 
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kg.explorer.page import generate_html, json_for_html
 from kg.export.csv import FIELDS, read_facts_frame, write_rows
 from kg.export.graphml import generate_graphml, parse_list, xml_safe
-from kg.export.html import generate_html, json_for_html
 
 # Any text at all: control characters, quotes, backslashes, line breaks of every kind, markup,
 # braces; hypothesis leaves out lone surrogates, which no UTF-8 file (nor the store) can hold.

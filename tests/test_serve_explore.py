@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.export.html import explorer_asset, generate_html, mentioned_in, paper_records
-from kg.export.search import COUNT_CAP, Hit, find, name_index
+from kg.explorer.page import explorer_asset, generate_html
+from kg.explorer.search import COUNT_CAP, Hit, find, name_index
+from kg.export.html import mentioned_in, paper_records
 from kg.model import Entity, Paper, Resolution, ResolvedFact
 from kg.serve.folder import generation
 from kg.store import KnowledgeGraph

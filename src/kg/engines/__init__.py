@@ -5,9 +5,11 @@ per paper, in any order. The build saves each one to its cache the moment it
 arrives and resolves over all papers in sorted-id order, so the engine never
 changes the bytes of the output, only where and how fast the work is done.
 
-Engines are looked up by name in :data:`ENGINES` (``"module:factory"``) and
-imported only when asked for, so an optional engine's dependencies (dask) cost
-nothing unless it is used.
+Engines are looked up by name in :data:`ENGINES` (:data:`kg.registry.ENGINES`,
+``name -> "module:factory"``) and imported only when asked for, so an optional
+engine's dependencies (dask) cost nothing unless it is used. Another package
+adds an engine through the ``kg.engines`` entry-point group: a factory
+``make_executor(*, workers, scheduler, partitions, on_message) -> Executor``.
 
 >>> sorted(ENGINES)
 ['dask', 'local']
@@ -19,13 +21,13 @@ kg.errors.UserError: E312: unknown engine 'spark': choose one of local, dask
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from kg.errors import UserError
+from kg.registry import ENGINES
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -76,10 +78,6 @@ def extract_batch(papers: Sequence[Paper], job: ExtractJob) -> list[Extraction]:
     return list(extract(papers, worker_pipeline(job), workers=1, batch_size=job.batch_size))
 
 
-#: engine name -> "module:factory"; factories are imported only when asked for.
-ENGINES: dict[str, str] = {"local": "kg.engines.local:make_executor",
-                           "dask": "kg.engines.dask_engine:make_executor"}
-
 #: engine name -> the extra that installs its dependencies.
 EXTRAS: dict[str, str] = {"dask": "dask"}
 
@@ -92,15 +90,14 @@ def make_executor(name: str, *, workers: int = 1, scheduler: str | None = None,
     Raises ``UserError`` E312 for an unknown engine and E313 when the engine's
     optional dependencies are not installed (one line naming the extra).
     """
-    if name not in ENGINES:
+    spec = ENGINES.spec(name)
+    if spec is None:
         raise UserError("E312", name=name, choices=", ".join(ENGINES))
-    module_name, factory_name = ENGINES[name].split(":")
     try:
-        module = importlib.import_module(module_name)
+        factory = ENGINES[name]
     except ImportError as error:
         missing = error.name or str(error)
-        if missing.startswith("kg.") and missing != module_name:
+        if missing.startswith("kg.") and missing != spec.split(":")[0]:
             raise  # a bug inside kg, not a missing optional dependency
         raise UserError("E313", name=name, missing=missing, extra=EXTRAS.get(name, name)) from None
-    factory = getattr(module, factory_name)
     return factory(workers=workers, scheduler=scheduler, partitions=partitions, on_message=on_message)

@@ -29,7 +29,7 @@ from kg.export.atomic import atomic_write
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph
 
-__all__ = ["RDF_FORMATS", "check_rdf", "rdf_writer", "write_rdf"]
+__all__ = ["RDF_FORMATS", "check_rdf", "rdf_writer", "write_jsonld", "write_ntriples", "write_rdf", "write_turtle"]
 
 #: Our format names (those of :meth:`KnowledgeGraph.serialize`) and Oxigraph's parsers.
 RDF_FORMATS: dict[str, ox.RdfFormat] = {
@@ -93,3 +93,9 @@ def rdf_writer(fmt: str) -> Callable[[KnowledgeGraph, Path], None]:
     writer.__name__ = writer.__qualname__ = f"write_{fmt}"
     writer.__doc__ = f"Write the graph as {fmt} to ``path``, atomically and re-parsed first."
     return writer
+
+
+#: The exporters of graph.ttl, graph.nt and graph.jsonld (:data:`kg.registry.EXPORTERS`).
+write_turtle = rdf_writer("turtle")
+write_ntriples = rdf_writer("ntriples")
+write_jsonld = rdf_writer("jsonld")

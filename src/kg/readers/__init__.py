@@ -1,9 +1,10 @@
 """Readers: input files to :class:`~kg.model.Paper` records (or :class:`~kg.model.Rejection`).
 
 The one entry point a build needs is :func:`read_inputs`; :func:`expand_inputs`
-turns command-line arguments into files. Formats live in :data:`FORMATS`, a
-registry keyed by name; each has its own module with ``read_<fmt>(path)`` and
-``parse_<fmt>(text, name)``:
+turns command-line arguments into files. Formats live in :data:`FORMATS`
+(:data:`kg.registry.READERS`), a registry keyed by name whose modules are imported
+when a name is looked up; each has its own module with ``read_<fmt>(path)``,
+``parse_<fmt>(text, name)`` and its :class:`Format`:
 
 =======  ==========================  ========================================
 name     extensions                  module
@@ -20,6 +21,8 @@ A file's format comes from ``format=`` if given, else from its extension
 (case-insensitive); a ``.json``/``.jsonl`` file whose first record has arXiv
 snapshot fields (``authors_parsed``, ``versions``, ``update_date``) is read as
 ``arxiv``, and a ``.txt`` file whose first line is a JSON object as ``jsonl``.
+Another package adds a format through the ``kg.readers`` entry-point group (a
+:class:`Format` with the extensions it claims); a built-in keeps its extensions.
 
 Reading streams: JSON Lines, the arXiv snapshot, CSV/TSV and plain text are
 read a line at a time, so memory does not grow with a file's size; Atom feeds
@@ -40,15 +43,15 @@ from __future__ import annotations
 import glob
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from kg.errors import UserError
 from kg.model import Paper, Rejection
+from kg.registry import READERS
 
 from ._compressed import format_suffix
-from ._decode import MAX_RECORD_CHARS, Parser, Warn, load_lines, parse_lines, read_with, stream_with
+from ._decode import MAX_RECORD_CHARS, Format, Warn, load_lines, parse_lines
 from ._records import reject
 from .arxiv import parse_arxiv, read_arxiv
 from .atom import parse_atom, read_atom
@@ -58,48 +61,19 @@ from .tabular import parse_csv, parse_tsv, read_csv, read_tsv
 from .text import parse_text, read_text
 
 __all__ = [
-    "EXTENSIONS", "FORMATS", "MAX_ABSTRACT_CHARS", "MAX_RECORD_CHARS", "Format", "clean_text", "expand_inputs", "format_of", "sniff",
+    "EXTENSIONS", "FORMATS", "MAX_ABSTRACT_CHARS", "MAX_RECORD_CHARS", "Format", "clean_text", "expand_inputs", "extensions", "format_of", "sniff",
     "parse_arxiv", "parse_atom", "parse_csv", "parse_jsonl", "parse_text", "parse_tsv",
     "read_arxiv", "read_atom", "read_csv", "read_inputs", "read_jsonl", "read_text", "read_tsv",
 ]
 
 
-@dataclass(frozen=True)
-class Format:
-    """One input format: its name, its parser and the extensions it claims.
-
-    ``parse`` takes a text, or its lines unless ``whole`` says it needs the whole text.
-    """
-
-    name: str
-    parse: Parser
-    extensions: tuple[str, ...] = ()
-    whole: bool = False
-
-    def read(self, path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
-        """Papers and Rejections from one file in this format."""
-        if self.whole:
-            return read_with(self.parse, path, on_warning)
-        return stream_with(self.parse, path, on_warning)  # type: ignore[arg-type]
-
-
-#: Registry of input formats, keyed by the name ``format=`` takes.
-FORMATS: dict[str, Format] = {
-    fmt.name: fmt
-    for fmt in (
-        Format("text", parse_text, (".txt",)),
-        Format("jsonl", parse_jsonl, (".jsonl", ".ndjson", ".json")),
-        Format("arxiv", parse_arxiv),
-        Format("csv", parse_csv, (".csv",)),
-        Format("tsv", parse_tsv, (".tsv", ".tab")),
-        Format("atom", parse_atom, (".xml", ".atom"), whole=True),
-    )
-}
+#: Registry of input formats, keyed by the name ``format=`` takes (:data:`kg.registry.READERS`).
+FORMATS = READERS
 #: The longest abstract (after cleaning) :func:`read_inputs` accepts, in characters: 50 times
 #: the longest arXiv abstract, and about 1 GB of spaCy's working memory (see docs/INPUTS.md).
 MAX_ABSTRACT_CHARS = 100_000
-#: Known file extension -> format name (before sniffing).
-EXTENSIONS: dict[str, str] = {ext: fmt.name for fmt in FORMATS.values() for ext in fmt.extensions}
+#: The built-in formats' file extensions -> format name (before sniffing).
+EXTENSIONS: dict[str, str] = {ext: name for name in READERS.specs for ext in READERS[name].extensions}
 
 _ARXIV_FIELDS = frozenset({"authors_parsed", "versions", "update_date"})
 _GLOB_CHARACTERS = frozenset("*?[")
@@ -114,15 +88,34 @@ def _first_json_object(text: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def sniff(path: Path, text: str) -> str:
+def extensions() -> dict[str, str]:
+    """Every known file extension -> format name: the built-ins' (:data:`EXTENSIONS`), then other packages'.
+
+    A format added through the ``kg.readers`` entry points is imported here to
+    learn the extensions it claims (only when there is one); an extension a
+    built-in claims stays the built-in's.
+
+    >>> extensions()[".jsonl"]
+    'jsonl'
+    """
+    claimed = dict(EXTENSIONS)
+    for name in READERS.entry_points():
+        for extension in READERS[name].extensions:
+            claimed.setdefault(extension.lower(), name)
+    return claimed
+
+
+def sniff(path: Path, text: str, known: Mapping[str, str] | None = None) -> str:
     """The format of a file with a known extension, refined by its content (its first non-blank line is enough).
+
+    ``known`` is :func:`extensions` (by default the built-ins' :data:`EXTENSIONS`).
 
     >>> sniff(Path("s.json"), '{"id": "0704.0001", "abstract": "x", "versions": []}')
     'arxiv'
     >>> sniff(Path("notes.txt"), 'Daily Papers\\n\\nAn abstract.')
     'text'
     """
-    name = EXTENSIONS[format_suffix(path)]
+    name = (EXTENSIONS if known is None else known)[format_suffix(path)]
     if name == "jsonl":
         record = _first_json_object(text)
         return "arxiv" if record and _ARXIV_FIELDS & {str(key).lower() for key in record} else name
@@ -131,14 +124,15 @@ def sniff(path: Path, text: str) -> str:
     return name
 
 
-def format_of(path: Path) -> str:
-    """The format name for a file's extension; ``UserError`` E103 if unknown."""
-    if format_suffix(path) not in EXTENSIONS:
+def format_of(path: Path, known: Mapping[str, str] | None = None) -> str:
+    """The format name for a file's extension (in ``known``, by default :data:`EXTENSIONS`); ``UserError`` E103 if unknown."""
+    known = EXTENSIONS if known is None else known
+    if format_suffix(path) not in known:
         raise UserError("E103", path=str(path))
-    return EXTENSIONS[format_suffix(path)]
+    return known[format_suffix(path)]
 
 
-def _walk(root: Path) -> list[Path]:
+def _walk(root: Path, known: Mapping[str, str]) -> list[Path]:
     """Files under ``root`` with known extensions, hidden files and folders skipped."""
     found = []
     for folder, folders, files in os.walk(root):  # does not follow links: no cycles
@@ -146,21 +140,21 @@ def _walk(root: Path) -> list[Path]:
         found += [
             Path(folder, name)
             for name in files
-            if not name.startswith(".") and format_suffix(Path(name)) in EXTENSIONS
+            if not name.startswith(".") and format_suffix(Path(name)) in known
         ]
     return sorted(found)
 
 
-def _expand_one(argument: str | os.PathLike[str]) -> list[Path]:
+def _expand_one(argument: str | os.PathLike[str], known: Mapping[str, str]) -> list[Path]:
     path = Path(argument)
     if path.is_dir():
-        return _walk(path)
+        return _walk(path, known)
     if path.exists() or path.is_symlink():  # a broken link is reported when read
         return [path]
     if _GLOB_CHARACTERS & set(str(argument)):
         matches = sorted(glob.glob(str(argument), recursive=True))
         if matches:
-            return [file for match in matches for file in _expand_one(match)]
+            return [file for match in matches for file in _expand_one(match, known)]
     raise UserError("E101", path=str(argument))
 
 
@@ -173,11 +167,15 @@ def expand_inputs(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[st
     argument order with repeats removed. Raises ``UserError`` E101 for a
     missing path or a glob that matches nothing, E111 if nothing is found.
     """
+    return _expand(paths, extensions())
+
+
+def _expand(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str], known: Mapping[str, str]) -> list[Path]:
     arguments = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
     seen: set[str] = set()
     files = []
     for argument in arguments:
-        for path in _expand_one(argument):
+        for path in _expand_one(argument, known):
             key = os.path.realpath(path)
             if key not in seen:
                 seen.add(key)
@@ -204,9 +202,9 @@ def read_inputs(
     """
     if format is not None and format not in FORMATS:
         raise UserError("E113", name=format, choices=", ".join(FORMATS))
-    files = expand_inputs(paths)
-    plan = [(path, format or format_of(path)) for path in files]
-    items = _read_all(plan, forced=format is not None, on_warning=on_warning)
+    known = extensions()
+    plan = [(path, format or format_of(path, known)) for path in _expand(paths, known)]
+    items = _read_all(plan, forced=format is not None, on_warning=on_warning, known=known)
     return items if max_abstract_chars is None else _limit(items, max_abstract_chars)
 
 
@@ -219,15 +217,19 @@ def _limit(items: Iterator[Paper | Rejection], limit: int) -> Iterator[Paper | R
 
 
 def _read_all(
-    plan: list[tuple[Path, str]], *, forced: bool, on_warning: Warn | None
+    plan: list[tuple[Path, str]], *, forced: bool, on_warning: Warn | None, known: Mapping[str, str]
 ) -> Iterator[Paper | Rejection]:
+    formats: dict[str, Format] = {}  # each format looked up once (another package's means a scan of the entry points)
     for path, name in plan:
         loaded = load_lines(path, on_warning)
         if isinstance(loaded, Rejection):
             yield loaded
             continue
         first, lines = loaded
-        fmt = FORMATS[name if forced else sniff(path, first)]
+        chosen = name if forced else sniff(path, first, known)
+        if chosen not in formats:
+            formats[chosen] = FORMATS[chosen]
+        fmt = formats[chosen]
         if fmt.whole:
             lines.close()  # type: ignore[attr-defined]
             yield from fmt.read(path, on_warning=None)  # any warning was given above

@@ -28,6 +28,7 @@ from __future__ import annotations
 import codecs
 import io
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -39,7 +40,7 @@ from ._compressed import DECOMPRESSION_ERRORS, MissingDecompressor, decompressed
 from ._records import reject
 
 __all__ = [
-    "MAX_RECORD_CHARS", "SAMPLE_BYTES", "Lines", "decode", "load_lines", "load_text", "parse_lines", "read_with",
+    "MAX_RECORD_CHARS", "SAMPLE_BYTES", "Format", "Lines", "decode", "load_lines", "load_text", "parse_lines", "read_with",
     "split_lines", "stream_with", "unreadable",
 ]
 
@@ -271,3 +272,24 @@ def parse_lines(parse: LineParser, lines: Iterator[str], name: str) -> Iterator[
         yield _broken(name, error)
     finally:
         lines.close()  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One input format: its name, its parser and the extensions it claims.
+
+    ``parse`` takes a text, or its lines unless ``whole`` says it needs the whole text.
+    Formats are named in :data:`kg.registry.READERS`; another package adds one
+    through the ``kg.readers`` entry-point group.
+    """
+
+    name: str
+    parse: Parser
+    extensions: tuple[str, ...] = ()
+    whole: bool = False
+
+    def read(self, path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
+        """Papers and Rejections from one file in this format."""
+        if self.whole:
+            return read_with(self.parse, path, on_warning)
+        return stream_with(self.parse, path, on_warning)  # type: ignore[arg-type]

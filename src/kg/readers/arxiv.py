@@ -31,11 +31,11 @@ from typing import Any
 
 from kg.model import Paper, Rejection
 
-from ._decode import Warn, stream_with
+from ._decode import Format, Warn, stream_with
 from ._records import make_paper
 from .jsonl import papers_from_json
 
-__all__ = ["arxiv_id", "parse_arxiv", "read_arxiv"]
+__all__ = ["ARXIV", "arxiv_id", "parse_arxiv", "read_arxiv"]
 
 _ID = re.compile(
     r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:)?"
@@ -93,3 +93,7 @@ def parse_arxiv(text: str | Iterable[str], name: str) -> Iterator[Paper | Reject
 def read_arxiv(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a snapshot file (see the module docstring)."""
     return stream_with(parse_arxiv, path, on_warning)
+
+
+#: The format, as :data:`kg.registry.READERS` names it: no extension of its own (sniffed in JSON files).
+ARXIV = Format("arxiv", parse_arxiv)

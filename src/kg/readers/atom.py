@@ -31,11 +31,11 @@ from pathlib import Path
 
 from kg.model import Paper, Rejection
 
-from ._decode import Warn, read_with
+from ._decode import Format, Warn, read_with
 from ._records import make_paper, reject
 from .arxiv import arxiv_id
 
-__all__ = ["parse_atom", "read_atom"]
+__all__ = ["ATOM", "parse_atom", "read_atom"]
 
 _ENTITY_DECLARATION = re.compile(r"<!ENTITY", re.IGNORECASE)
 _NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -136,3 +136,7 @@ def parse_atom(text: str, name: str) -> Iterator[Paper | Rejection]:
 def read_atom(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from an Atom feed file (see the module docstring)."""
     return read_with(parse_atom, path, on_warning)
+
+
+#: The format, as :data:`kg.registry.READERS` names it (read whole: a feed is one XML document).
+ATOM = Format("atom", parse_atom, (".xml", ".atom"), whole=True)

@@ -42,10 +42,10 @@ from pathlib import Path
 
 from kg.model import Paper, Rejection
 
-from ._decode import MAX_RECORD_CHARS, Warn, split_lines, stream_with
+from ._decode import MAX_RECORD_CHARS, Format, Warn, split_lines, stream_with
 from ._records import paper_from_record, reject
 
-__all__ = ["iter_json", "papers_from_json", "parse_jsonl", "read_jsonl"]
+__all__ = ["JSONL", "iter_json", "papers_from_json", "parse_jsonl", "read_jsonl"]
 
 ToPaper = Callable[[dict, str], Paper | Rejection]
 Numbered = Iterator[tuple[int, str]]
@@ -236,3 +236,7 @@ def papers_from_json(text: str | Iterable[str], name: str, to_paper: ToPaper) ->
 def read_jsonl(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a ``.jsonl`` or ``.json`` file (see the module docstring)."""
     return stream_with(parse_jsonl, path, on_warning)
+
+
+#: The format, as :data:`kg.registry.READERS` names it.
+JSONL = Format("jsonl", parse_jsonl, (".jsonl", ".ndjson", ".json"))

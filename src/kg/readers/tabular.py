@@ -29,10 +29,10 @@ from pathlib import Path
 
 from kg.model import Paper, Rejection
 
-from ._decode import MAX_RECORD_CHARS, Warn, split_lines, stream_with
+from ._decode import MAX_RECORD_CHARS, Format, Warn, split_lines, stream_with
 from ._records import canonical_name, paper_from_record, reject
 
-__all__ = ["parse_csv", "parse_tsv", "read_csv", "read_tsv"]
+__all__ = ["CSV", "TSV", "parse_csv", "parse_tsv", "read_csv", "read_tsv"]
 
 # Large enough for any abstract, small enough for a C long on every platform.
 _FIELD_LIMIT = 2**31 - 1
@@ -178,3 +178,8 @@ def read_csv(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper
 def read_tsv(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a ``.tsv`` file."""
     return stream_with(parse_tsv, path, on_warning)
+
+
+#: The formats, as :data:`kg.registry.READERS` names them.
+CSV = Format("csv", parse_csv, (".csv",))
+TSV = Format("tsv", parse_tsv, (".tsv", ".tab"))

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from kg.model import Paper, Rejection
 
-from ._decode import MAX_RECORD_CHARS, Warn, split_lines, stream_with
+from ._decode import MAX_RECORD_CHARS, Format, Warn, split_lines, stream_with
 from ._records import make_paper, reject
 
-__all__ = ["parse_text", "read_text"]
+__all__ = ["TEXT", "parse_text", "read_text"]
 
 _HEADER_LENGTH = 80
 
@@ -70,3 +70,7 @@ def parse_text(text: str | Iterable[str], name: str) -> Iterator[Paper | Rejecti
 def read_text(path: str | Path, on_warning: Warn | None = None) -> Iterator[Paper | Rejection]:
     """Papers from a plain-text file (see the module docstring)."""
     return stream_with(parse_text, path, on_warning)
+
+
+#: The format, as :data:`kg.registry.READERS` names it.
+TEXT = Format("text", parse_text, (".txt",))

@@ -14,7 +14,7 @@ Routes
   ``/api/explore/overview``, ``/api/explore/search?q=`` and
   ``/api/explore/node?iri=&hops=1|2`` (JSON in graph.html's data shapes, made
   in the workers by :mod:`kg.serve.explore`); its script and styles are the
-  ones graph.html inlines (``kg/export/assets``), vis-network comes from the
+  ones graph.html inlines (:mod:`kg.explorer`), vis-network comes from the
   installed pyvis package (``/explore/vis-network.min.js``).
 - ``GET /static/...``: the pages' own scripts and style sheet.
 
@@ -48,7 +48,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kg.errors import KgError, UserError
-from kg.export.html import explorer_asset, explorer_page, vis_network_js
+from kg.explorer.page import explorer_asset, explorer_page, vis_network_js
 from kg.serve import explore
 from kg.serve.entity import describe
 from kg.serve.examples import EXAMPLES

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg.export.html import mention_matches
+from kg.explorer.payload import mention_matches
 from kg.serve.folder import Generation
 from kg.serve.worker import select
 

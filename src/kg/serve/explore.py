@@ -2,7 +2,7 @@
 
 Each function runs in a worker process (like every query, under the server's
 timeout) and returns an :class:`~kg.serve.results.Answer` holding JSON made by
-:func:`kg.export.html.explorer_payload`, the function that makes graph.html's
+:func:`kg.explorer.payload.explorer_payload`, the function that makes graph.html's
 data, applied to a small piece of the graph: so the page's script reads
 fetched pieces exactly as it reads the embedded graph, and merges them by IRI
 and paper id. Nodes, facts and names come from the worker's in-memory index
@@ -25,7 +25,7 @@ Limits
 A piece holds at most :data:`MAX_NODES` nodes (the most supported neighbours;
 the centre says how many were left out) and :data:`MAX_EDGES` facts, both
 also capped by the server's ``--limit``. The centre's facts carry up to
-:data:`~kg.export.html.MAX_EVIDENCE` sentences each (fewer when it has many
+:data:`~kg.explorer.payload.MAX_EVIDENCE` sentences each (fewer when it has many
 facts), other facts :data:`FEW_EVIDENCE`; the panel says "+N more papers"
 for the rest. The overview is the ends of the strongest facts (a fact is as
 strong as its less supported end), :data:`OVERVIEW` nodes at most, with the facts among them.
@@ -41,8 +41,10 @@ import pyoxigraph as ox
 
 from kg import vocab
 from kg.errors import KgError, UserError
-from kg.export.html import MAX_EVIDENCE, explorer_payload, json_for_html, layout, paper_record
-from kg.export.search import find
+from kg.explorer.layout import explorer_layout
+from kg.explorer.page import json_for_html
+from kg.explorer.payload import MAX_EVIDENCE, explorer_payload, paper_record
+from kg.explorer.search import find
 from kg.serve.folder import Generation
 from kg.serve.graph_index import GraphIndex, graph_index
 from kg.serve.results import Answer
@@ -203,7 +205,7 @@ def _piece(store: ox.Store, index: GraphIndex, nodes: list[int], edges: list[int
             authors = [row["name"] for row in _rows(store, _AUTHORS, paper=index.iris[node])]
             if found:
                 records[found[0]["id"]] = paper_record(index.iris[node], found[0], authors)
-    positions = layout(graph)
+    positions = explorer_layout(graph)
     if centre is not None:
         x0, y0 = positions[index.iris[centre]]
         positions = {node: (x - x0, y - y0) for node, (x, y) in positions.items()}

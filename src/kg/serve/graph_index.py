@@ -5,7 +5,7 @@ scan of all labels per keystroke, or a walk over all statements per click,
 would not keep up on a large graph. So each worker process reads the graph
 once per store generation (:func:`graph_index`) into plain lists: nodes (as
 the NetworkX view has them: typed nodes and the ends of facts), edges (one per
-subject, relation and object) and a :class:`~kg.export.search.NameIndex`.
+subject, relation and object) and a :class:`~kg.explorer.search.NameIndex`.
 Support and confidence of facts, evidence, paper metadata and mentions stay in
 the store and are read per request, for the few facts and papers it needs.
 
@@ -32,8 +32,8 @@ import pyoxigraph as ox
 
 from kg import vocab
 from kg.errors import KgError
-from kg.export.html import MAX_ALT_LABELS
-from kg.export.search import NameIndex, name_index
+from kg.explorer.payload import MAX_ALT_LABELS
+from kg.explorer.search import NameIndex, name_index
 from kg.serve.folder import Generation
 from kg.serve.worker import open_store
 from kg.store.namespace import PREFIXES

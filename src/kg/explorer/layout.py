@@ -1,4 +1,4 @@
-"""A fast, deterministic force-directed layout for the HTML view.
+"""A fast, deterministic force-directed layout for the explorer (:mod:`kg.explorer`).
 
 :func:`force_layout` is Fruchterman-Reingold (1991) with two changes that make
 it fast enough to run on every incremental update (about 0.15 s for 2,000 nodes
@@ -40,7 +40,9 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-__all__ = ["communities", "force_layout", "linked_nodes"]
+from kg import vocab
+
+__all__ = ["communities", "explorer_layout", "force_layout", "linked_nodes"]
 
 #: Pull of a group member towards its group's hub, relative to an edge's.
 HUB_STRENGTH = 3.0
@@ -265,3 +267,14 @@ def force_layout(
         nodes += alone
     pos = pos * scale
     return {node: (int(round(x)), int(round(y))) for node, (x, y) in zip(nodes, pos.tolist())}
+
+
+def explorer_layout(graph: nx.Graph, seed: int = 0) -> dict[Any, tuple[int, int]]:
+    """The explorer's positions for ``graph``: community-aware force layout, nodes in no fact in rows below."""
+    legend_order = {kind: i for i, kind in enumerate(vocab.COLOURS)}
+
+    def by_type_and_label(node: Any) -> tuple[int, str, str]:
+        attrs = graph.nodes[node]
+        return (legend_order.get(str(attrs.get("type")), len(vocab.COLOURS)), str(attrs.get("label", "")), str(node))
+
+    return force_layout(graph, seed=seed, isolated_key=by_type_and_label, groups=communities(graph, seed=seed))
