@@ -226,7 +226,8 @@ def test_progress_shows_an_eta_and_never_0_of_unknown(monkeypatch):
     import kg.cli as cli
 
     buffer = io.StringIO()
-    monkeypatch.setattr(cli, "err", Console(file=buffer, force_terminal=True, width=120))
+    console = Console(file=buffer, force_terminal=True, width=120)
+    monkeypatch.setattr(cli, "_err", lambda: console)
     monkeypatch.setitem(cli._STATE, "quiet", False)
     bar, update = cli._progress_bar()
     with bar:

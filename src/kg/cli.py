@@ -5,21 +5,23 @@ one a notebook would call) and prints the result. User mistakes print one line
 on stderr and exit with status 2; ``--debug`` shows tracebacks.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: Typer reads every command's annotations at each
+# start, and evaluating them as strings cost more than the rest of building the commands.
+import functools
 import json
 import signal
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from kg.errors import KgError, UserError, warning
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 try:  # recent Typer vendors its own copy of Click; its exceptions are what the parser raises
     from typer._click import exceptions as click_errors
@@ -34,10 +36,28 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-# soft_wrap: a message is one line whatever the terminal's width, so scripts can read it.
-# emoji=False: rich would turn a "file:100:" location into an emoji.
-out = Console(soft_wrap=True, emoji=False)
-err = Console(stderr=True, soft_wrap=True, emoji=False)
+
+
+@functools.cache
+def _out() -> "Console":
+    """The console of stdout, made on first use: commands that print nothing through rich (kg --help) never import it."""
+    return _console(stderr=False)
+
+
+@functools.cache
+def _err() -> "Console":
+    """The console of stderr, made on first use."""
+    return _console(stderr=True)
+
+
+def _console(stderr: bool) -> "Console":
+    from rich.console import Console
+
+    # soft_wrap: a message is one line whatever the terminal's width, so scripts can read it.
+    # emoji=False: rich would turn a "file:100:" location into an emoji.
+    return Console(stderr=stderr, soft_wrap=True, emoji=False)
+
+
 _STATE = {"debug": False, "quiet": False}
 
 
@@ -45,7 +65,7 @@ def _print_version(value: bool) -> None:
     if value:
         from kg.pipeline.about import version
 
-        out.print(f"kg {version()}", markup=False, highlight=False)
+        _out().print(f"kg {version()}", markup=False, highlight=False)
         raise typer.Exit()
 
 
@@ -82,7 +102,7 @@ def _progress_bar() -> tuple[Any, Any]:
             minutes, seconds = divmod(int(remaining + 0.5), 60)
             return Text(f"ETA {minutes}:{seconds:02d}")
 
-    bar = Progress(TextColumn("{task.description:<8}"), BarColumn(), Count(), TimeElapsedColumn(), Eta(), console=err, transient=True, disable=_STATE["quiet"])
+    bar = Progress(TextColumn("{task.description:<8}"), BarColumn(), Count(), TimeElapsedColumn(), Eta(), console=_err(), transient=True, disable=_STATE["quiet"])
     tasks: dict[str, Any] = {}
 
     def update(stage: str, done: int, total: int | None) -> None:
@@ -99,6 +119,8 @@ def _progress_bar() -> tuple[Any, Any]:
 def _summary(report: Any) -> None:
     if _STATE["quiet"]:
         return
+    from rich.table import Table
+
     table = Table(title=f"kg build → {printable(str(report.out))}", show_header=False, box=None)
     table.add_row("documents", f"{report.read} read = {report.built} built + {report.duplicates} duplicates + {report.rejected} rejected")
     table.add_row("papers", f"{report.papers} in graph ({report.extracted} extracted, {report.from_cache} from cache{f', {report.removed} removed' if report.removed else ''})")
@@ -113,7 +135,7 @@ def _summary(report: Any) -> None:
     table.add_row("triples", str(report.triples))
     table.add_row("time", f"{report.seconds.get('total', 0):.1f} s")
     table.add_row("files", ", ".join(p.name for p in report.files))
-    err.print(table)
+    _err().print(table)
 
 
 @app.command()
@@ -174,7 +196,7 @@ def _escape(ch: str) -> str:
 
 
 def _say(line: str) -> None:
-    err.print(printable(line), markup=False, highlight=False)
+    _err().print(printable(line), markup=False, highlight=False)
 
 
 def _warn(message: str) -> None:
@@ -226,6 +248,7 @@ def _print_table(result: Any, page_rows: int = 500) -> None:
     from itertools import islice
 
     from rich import box
+    from rich.table import Table
 
     names, rows = result.variables, iter(result)
     widths: list[int] | None = None
@@ -236,14 +259,14 @@ def _print_table(result: Any, page_rows: int = 500) -> None:
             break
         if widths is None:
             # The first page sets the column widths; later pages wrap to them, so columns line up.
-            widths = _fit_widths([max([len(n)] + [len(r[i]) for r in page]) for i, n in enumerate(names)], out.width)
+            widths = _fit_widths([max([len(n)] + [len(r[i]) for r in page]) for i, n in enumerate(names)], _out().width)
         table = Table(box=box.SIMPLE_HEAD, show_header=first, show_edge=False)
         for name, width in zip(names, widths):
             table.add_column(name, width=width, overflow="fold")
         for row in page:
             table.add_row(*row)
         # Never narrower than the columns need: rich would otherwise drop columns to fit.
-        out.print(table, markup=False, highlight=False, width=max(out.width, sum(widths) + _TABLE_GAP * len(widths)))
+        _out().print(table, markup=False, highlight=False, width=max(_out().width, sum(widths) + _TABLE_GAP * len(widths)))
         if len(page) < page_rows:
             break
 
@@ -305,6 +328,8 @@ def _manifest_for(graph: Path) -> dict[str, Any] | None:
 @app.command()
 def stats(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigraph store folder or a graph file.")]) -> None:
     """Counts of nodes by class and facts by relation, and the resolver's largest merges."""
+    from rich.table import Table
+
     from kg.store.disk import open_graph
     from kg.views.stats import stats as count
 
@@ -312,20 +337,20 @@ def stats(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigrap
     table = Table("class", "nodes", title="Nodes")
     for name, n in counts["classes"].items():
         table.add_row(name, str(n))
-    out.print(table)
+    _out().print(table)
     table = Table("relation", "facts", title="Facts")
     for name, n in counts["relations"].items():
         table.add_row(name, str(n))
-    out.print(table)
+    _out().print(table)
     manifest = _manifest_for(graph)
     resolution = (manifest or {}).get("resolution") or {}
     if resolution:
-        out.print(f"Resolution: {resolution.get('mentions', 0)} mentions merged into {resolution.get('entities', 0)} entities")
+        _out().print(f"Resolution: {resolution.get('mentions', 0)} mentions merged into {resolution.get('entities', 0)} entities")
         table = Table("entity", "forms", "papers", "surface forms", title="Ten largest merges")
         for merge in resolution.get("largest_merges", [])[:10]:
             forms = merge.get("surface_forms", [])
             table.add_row(str(merge.get("label")), str(len(forms)), str(merge.get("papers", "")), "; ".join(forms))
-        out.print(table)
+        _out().print(table)
 
 
 @app.command()
@@ -338,12 +363,12 @@ def explain(
     from kg.views.explain import explain as run_explain
 
     for entity in run_explain(open_graph(graph), label, source=graph):
-        out.print(f"[bold]{entity['label']}[/bold] ({entity['type']})  {entity['iri']}", highlight=False)
-        out.print("  surface forms: " + "; ".join(entity["forms"]), markup=False, highlight=False)
-        out.print(f"  papers ({len(entity['papers'])}): " + ", ".join(entity["papers"]), markup=False, highlight=False)
+        _out().print(f"[bold]{entity['label']}[/bold] ({entity['type']})  {entity['iri']}", highlight=False)
+        _out().print("  surface forms: " + "; ".join(entity["forms"]), markup=False, highlight=False)
+        _out().print(f"  papers ({len(entity['papers'])}): " + ", ".join(entity["papers"]), markup=False, highlight=False)
         for fact in entity["facts"]:
             named = f"{fact['subject_evidence']} … " if fact["subject_evidence"] else ""
-            out.print(f"  {fact['subject']} --{fact['relation']}--> {fact['object']}  [{fact['paper']}] {named}{fact['evidence']}", markup=False, highlight=False)
+            _out().print(f"  {fact['subject']} --{fact['relation']}--> {fact['object']}  [{fact['paper']}] {named}{fact['evidence']}", markup=False, highlight=False)
 
 
 @app.command()
@@ -353,7 +378,7 @@ def validate(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxig
     from kg.views.validate import validate as run_validate
 
     conforms, text = run_validate(open_graph(graph))
-    out.print(text, markup=False, highlight=False)
+    _out().print(text, markup=False, highlight=False)
     if not conforms:
         raise typer.Exit(1)
 
@@ -369,11 +394,11 @@ def info(as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.
         return
     for key, value in about.items():
         if isinstance(value, dict):
-            out.print(f"{key}:", markup=False, highlight=False)
+            _out().print(f"{key}:", markup=False, highlight=False)
             for name, line in value.items():
-                out.print(f"  {name}: {line}", markup=False, highlight=False)
+                _out().print(f"  {name}: {line}", markup=False, highlight=False)
         else:
-            out.print(f"{key}: {value}", markup=False, highlight=False)
+            _out().print(f"{key}: {value}", markup=False, highlight=False)
 
 
 # ------------------------------------------------------------------------------------ serve
@@ -406,14 +431,14 @@ def serve(
         raise
 
     def ready(url: str) -> None:
-        out.print(f"kg: serving {build_dir} at {url} (SPARQL endpoint {url}sparql); press Ctrl-C to stop", markup=False, highlight=False)
+        _out().print(f"kg: serving {build_dir} at {url} (SPARQL endpoint {url}sparql); press Ctrl-C to stop", markup=False, highlight=False)
         sys.stdout.flush()
 
     run_serve(
         build_dir, host=host, port=port, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer, on_ready=ready,
         memory=memory_mb * 2**20 or None, max_bytes=max_mb * 2**20 or None, max_body=max_body_kb * 1024, queue=queue,
     )
-    err.print("kg: server stopped", highlight=False)
+    _err().print("kg: server stopped", highlight=False)
 
 
 @app.command(name="export")
@@ -435,7 +460,7 @@ def export_files(
     except OSError as error:  # a read-only folder, no permission, a file in the way
         raise UserError("E320", path=error.filename or out_dir, reason=error.strerror or str(error)) from None
     for path in written:
-        out.print(f"kg: wrote {path}", markup=False, highlight=False)
+        _out().print(f"kg: wrote {path}", markup=False, highlight=False)
 
 
 # ------------------------------------------------------------------------------------ report
@@ -474,7 +499,7 @@ def report(
     except OSError as error:  # a read-only folder, no permission
         raise UserError("E393", path=error.filename or out, reason=error.strerror or str(error)) from None
     if not _STATE["quiet"]:
-        err.print("kg report: wrote " + ", ".join(str(p) for p in written), markup=False, highlight=False)
+        _err().print("kg report: wrote " + ", ".join(str(p) for p in written), markup=False, highlight=False)
 
 
 def _mount_scierc() -> None:
@@ -546,7 +571,7 @@ def _run(argv: list[str] | None) -> int:
     except typer.Exit as done:
         return done.exit_code
     except getattr(click_errors, "NoArgsIsHelpError", ()) as bare:
-        out.print(bare.ctx.get_help(), markup=False, highlight=False)
+        _out().print(bare.ctx.get_help(), markup=False, highlight=False)
         return 0
     except click_errors.UsageError as error:
         hint = f" (see `{error.ctx.command_path} --help`)" if error.ctx else ""

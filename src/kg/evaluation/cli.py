@@ -3,20 +3,29 @@
 Importing this module loads no model.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: Typer reads these commands' annotations at every
+# start of kg, and evaluating them as strings costs more than building the commands.
+import functools
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from kg.errors import UserError
 
-_out = Console(soft_wrap=True, emoji=False)
-if not _out.is_terminal:
-    _out.width = 120  # a piped table keeps its full column names
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+@functools.cache
+def _out() -> "Console":
+    """The console of stdout, made on first use so that starting kg does not import rich."""
+    from rich.console import Console
+
+    console = Console(soft_wrap=True, emoji=False)
+    if not console.is_terminal:
+        console.width = 120  # a piped table keeps its full column names
+    return console
 
 
 def eval_facts_command(
@@ -39,6 +48,8 @@ def eval_facts_command(
     ] = None,
 ) -> None:
     """Build the gold file's abstracts and score the graph's facts: P / R / F1 per relation, strict and lenient."""
+    from rich.table import Table
+
     from kg.evaluation.facts import RELATIONS, evaluate_facts, write_errors
 
     if not gold.is_file():
@@ -53,14 +64,14 @@ def eval_facts_command(
             relation, str(s.gold), f"{s.precision:.1f}", f"{s.recall:.1f}", f"{s.f1:.1f}",
             str(le.predicted), f"{le.precision:.1f}", f"{le.recall:.1f}", f"{le.f1:.1f}",
         )
-    _out.print(table)
+    _out().print(table)
     if scores.unscored:
-        _out.print("not scored (no gold): " + ", ".join(f"{k} {v}" for k, v in sorted(scores.unscored.items())))
+        _out().print("not scored (no gold): " + ", ".join(f"{k} {v}" for k, v in sorted(scores.unscored.items())))
     if scores.unmatched_records:
-        _out.print(f"{len(scores.unmatched_records)} gold record(s) have no paper in the build: {', '.join(scores.unmatched_records)}")
+        _out().print(f"{len(scores.unmatched_records)} gold record(s) have no paper in the build: {', '.join(scores.unmatched_records)}")
     if errors is not None:
         write_errors(scores, errors)
-        _out.print(f"{len(scores.errors)} misses and false positives written to {errors}")
+        _out().print(f"{len(scores.errors)} misses and false positives written to {errors}")
 
 
 def eval_results_command(
@@ -85,6 +96,8 @@ def eval_results_command(
     """Build the gold file's abstracts and score the numeric results: core and full P / R, per kind."""
     import json
 
+    from rich.table import Table
+
     from kg.evaluation.results import KINDS, evaluate_results
 
     if not gold.is_file():
@@ -102,10 +115,10 @@ def eval_results_command(
         for kind in (*KINDS, "all"):
             c, f = scores.core[kind], scores.full[kind]
             table.add_row(kind, str(c.gold), str(c.predicted), f"{c.precision:.1f}", f"{c.recall:.1f}", f"{c.f1:.1f}", f"{f.precision:.1f}", f"{f.recall:.1f}", f"{f.f1:.1f}")
-        _out.print(table)
+        _out().print(table)
     if errors is not None:
         with errors.open("w", encoding="utf-8") as handle:
             for error in scores.errors:
                 handle.write(json.dumps(error, ensure_ascii=False) + "\n")
         if not as_json:
-            _out.print(f"{len(scores.errors)} misses and false positives written to {errors}")
+            _out().print(f"{len(scores.errors)} misses and false positives written to {errors}")

@@ -10,6 +10,8 @@ Public surface:
 
 from __future__ import annotations
 
+# First, before the modules below import spaCy: it imports spaCy without torch.
+import kg.extract.spacy_import  # noqa: F401
 from kg.extract.annotations import EXTRACTOR_VERSION
 from kg.extract.loader import load_pipeline
 from kg.extract.run import extract, split_text

@@ -4,6 +4,7 @@
 a typo such as ``KG.adresses`` raises instead of minting a new predicate. A
 test keeps it in agreement with ``ontologies/kg.ttl``.
 
+>>> from kg.store.namespace import KG
 >>> str(KG.addresses)
 'https://w3id.org/kg-lit/vocab#addresses'
 >>> paper_iri("arXiv:2101.00001")
@@ -14,25 +15,40 @@ from __future__ import annotations
 
 import hashlib
 import re
+from typing import Any
 from urllib.parse import quote
-
-from rdflib import URIRef
-from rdflib.namespace import DefinedNamespace, DefinedNamespaceMeta, Namespace
 
 from kg.vocab import DATA, VOCAB, term_names
 
-# The class body is made from the vocabulary table, so the namespace can never
-# declare a term the table lacks (rdflib reads the annotations to decide what exists).
-KG = DefinedNamespaceMeta(
-    "KG",
-    (DefinedNamespace,),
-    {
-        "__doc__": "Classes and properties of the kg vocabulary (see ontologies/kg.ttl and kg.vocab).",
-        "__annotations__": dict.fromkeys(term_names(), URIRef),
-        "_NS": Namespace(VOCAB),
-        "_fail": True,
-    },
-)
+
+def _closed_namespace() -> Any:
+    """The ``KG`` namespace class, made from the vocabulary table.
+
+    The class body comes from the table, so the namespace can never declare a
+    term the table lacks (rdflib reads the annotations to decide what exists).
+    """
+    from rdflib import URIRef
+    from rdflib.namespace import DefinedNamespace, DefinedNamespaceMeta, Namespace
+
+    return DefinedNamespaceMeta(
+        "KG",
+        (DefinedNamespace,),
+        {
+            "__doc__": "Classes and properties of the kg vocabulary (see ontologies/kg.ttl and kg.vocab).",
+            "__annotations__": dict.fromkeys(term_names(), URIRef),
+            "_NS": Namespace(VOCAB),
+            "_fail": True,
+        },
+    )
+
+
+def __getattr__(name: str) -> Any:
+    # ``KG`` is made on first use: importing rdflib takes about a quarter of a second,
+    # and the commands that only query the store (kg query, kg stats) need just PREFIXES.
+    if name == "KG":
+        namespace = globals()["KG"] = _closed_namespace()
+        return namespace
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: Prefixes bound in every Turtle file and pre-bound in every SPARQL query.

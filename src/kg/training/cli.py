@@ -5,21 +5,29 @@ Each validates its arguments, calls one library function
 and prints the result with rich. Importing this module loads no model.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: Typer reads these commands' annotations at every
+# start of kg, and evaluating them as strings costs more than building the commands.
+import functools
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from kg.errors import UserError
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 train_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 eval_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
-_out = Console()
-_err = Console(stderr=True)
+
+
+@functools.cache
+def _console(stderr: bool = False) -> "Console":
+    """The console of stdout (or stderr), made on first use so that starting kg does not import rich."""
+    from rich.console import Console
+
+    return Console(stderr=stderr)
 
 #: Where ``kg train scierc`` looks for the data when --data is not given.
 DEFAULT_DATA = Path("../shared/data/scierc")
@@ -56,9 +64,11 @@ def train_scierc_command(
     if encoder == "minilm":
         _train_minilm(data, out_dir, seed)
         return
+    from rich.table import Table
+
     from kg.training.train import train_scierc
 
-    report = train_scierc(data, out_dir, seed, on_progress=lambda line: _err.print(line, markup=False))
+    report = train_scierc(data, out_dir, seed, on_progress=lambda line: _console(stderr=True).print(line, markup=False))
     table = Table(title=f"kg train scierc → {report.out_dir}", show_header=False, box=None)
     table.add_row("dev entity F1", f"{report.dev['entities']:.2f}")
     table.add_row("dev relation F1 (boundaries)", f"{report.dev['relations']:.2f}")
@@ -66,16 +76,18 @@ def train_scierc_command(
     table.add_row("epochs", f"{report.epochs_run} (best {report.best_epoch})")
     table.add_row("time", f"{report.seconds:.0f} s")
     table.add_row("model size", f"{report.model_bytes / 1e6:.1f} MB")
-    _out.print(table)
+    _console().print(table)
 
 
 def _train_minilm(data: Path, out_dir: Path, seed: int) -> None:
     from kg.extract.scierc.ensemble import require_extra
 
     require_extra()
+    from rich.table import Table
+
     from kg.training.encoder_train import train_minilm
 
-    meta = train_minilm(data, out_dir, seed, on_progress=lambda line: _err.print(line, markup=False))
+    meta = train_minilm(data, out_dir, seed, on_progress=lambda line: _console(stderr=True).print(line, markup=False))
     table = Table(title="kg train scierc --encoder minilm", show_header=False, box=None)
     for name in ("entities", "relations", "relations_strict"):
         table.add_row(f"dev {name} F1 (ensemble)", f"{meta['dev'][name]:.2f}")
@@ -83,7 +95,7 @@ def _train_minilm(data: Path, out_dir: Path, seed: int) -> None:
     table.add_row("relation threshold", str(meta["relation_threshold"]))
     table.add_row("best epoch", str(meta["best_epoch"]))
     table.add_row("time", f"{meta['seconds']:.0f} s")
-    _out.print(table)
+    _console().print(table)
 
 
 @train_app.command("facts")
@@ -99,16 +111,18 @@ def train_facts_command(
 ) -> None:
     """Train the model that gives relation facts their confidence, on annotated abstracts."""
     _require_sklearn()
+    from rich.table import Table
+
     from kg.training.pairs import train_facts
 
-    report = train_facts(annotations, out, corpus=corpus, test=test, on_progress=lambda line: _err.print(line, markup=False))
+    report = train_facts(annotations, out, corpus=corpus, test=test, on_progress=lambda line: _console(stderr=True).print(line, markup=False))
     table = Table(title=f"kg train facts → {out}", show_header=False, box=None)
     table.add_row("abstracts", str(report["abstracts"]))
     table.add_row("candidate pairs (stated)", f"{report['examples']} ({report['positives']})")
     table.add_row("features", str(report["features"]))
     if "test_auc" in report:
         table.add_row("test: rule facts ranked, AUC model / rule table", f"{report['test_auc']:.3f} / {report['test_auc_rules']:.3f} ({report['test_facts']} facts)")
-    _out.print(table)
+    _console().print(table)
 
 
 @eval_app.command("scierc")
@@ -122,6 +136,8 @@ def eval_scierc_command(
     ] = None,
 ) -> None:
     """Score the trained components on a SciERC file: entities, relations (boundaries, strict)."""
+    from rich.table import Table
+
     from kg.training.evaluate import evaluate_scierc
 
     if not file.is_file():
@@ -137,7 +153,7 @@ def eval_scierc_command(
             table.add_column(column, justify="left" if column == "label" else "right")
         for label, c in report.tables[name].items():
             table.add_row(label, f"{c.precision:.2f}", f"{c.recall:.2f}", f"{c.f1:.2f}", str(c.gold), str(c.pred), str(c.tp))
-        _out.print(table)
-    _out.print(f"{report.docs} documents, {report.tokens} tokens in {report.seconds:.1f} s: {report.docs_per_second:.1f} docs/s")
+        _console().print(table)
+    _console().print(f"{report.docs} documents, {report.tokens} tokens in {report.seconds:.1f} s: {report.docs_per_second:.1f} docs/s")
     if predictions is not None:
-        _out.print(f"predictions written to {predictions}")
+        _console().print(f"predictions written to {predictions}")
