@@ -457,7 +457,7 @@ def test_report_into_a_folder_or_an_unwritable_place_is_one_line(tmp_path, capsy
     _build([_papers(tmp_path / "a.jsonl", ["a1", "a2"])], out)
     code, _, err = _cli(capsys, "report", str(out), "--out", str(tmp_path))
     assert code == 2 and "E393" in _one_line(err) and "it is a folder" in err
-    import kg.export.atomic as atomic
+    import kg.io.atomic as atomic
 
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path / "r.html"))

@@ -23,7 +23,7 @@ from kg.analysis.networks import bridges, communities, community_table, entity_g
 from kg.analysis.quality import confidences, rejections, support_by_relation, support_share
 from kg.analysis.tables import leaderboard, method_dataset_matrix, result_leaderboards, task_gaps, top_entities, trends
 from kg.errors import UserError
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 
 if TYPE_CHECKING:
     import pandas as pd

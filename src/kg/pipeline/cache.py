@@ -18,7 +18,7 @@ import typing
 from pathlib import Path
 from typing import Any, Protocol
 
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 from kg.model import Extraction, Paper
 
 __all__ = ["CACHE_DIR", "CacheCorrupt", "ExtractionCache", "FolderCache", "cache_key", "json_text"]

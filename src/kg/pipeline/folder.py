@@ -13,7 +13,7 @@ file system. When everything is written, the two folders are swapped:
   no ``DIR``, and :func:`recover` (run by the next build or remove) puts the
   complete one back.
 
-The lock is ``DIR/.kg.lock``, held with ``flock`` through :mod:`filelock`
+The lock is ``DIR/.kg.lock``, held with ``flock`` (:func:`kg.io.folder_lock`)
 for the whole command. The staging folder gets a hard link to the same file,
 so after the swap ``DIR/.kg.lock`` is still the inode this build holds, and a
 second build started meanwhile still finds it locked.
@@ -27,10 +27,11 @@ import errno
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from kg.errors import UserError
+from kg.io import folder_lock, fsync_folder
 from kg.pipeline.cache import CACHE_DIR
 from kg.pipeline.manifest import MANIFEST, read_manifest
 
@@ -103,40 +104,13 @@ def check_out(out: Path, inputs: Sequence[str | os.PathLike[str]], *, force: boo
         raise UserError("E315", path=out, names=shown)
 
 
-@contextlib.contextmanager
-def build_lock(out: Path) -> Iterator[None]:
+def build_lock(out: Path) -> contextlib.AbstractContextManager[None]:
     """Hold ``out``'s build lock (creating ``out`` if needed); a second holder gets E306 at once.
 
     A folder this call created is removed again if the block fails before
     anything was published into it.
     """
-    from filelock import FileLock, Timeout
-
-    top = None  # the outermost folder this call creates
-    for folder in (out, *out.parents):
-        if folder.exists():
-            break
-        top = folder
-    out.mkdir(parents=True, exist_ok=True)
-    lock_path = out / LOCK
-    lock = FileLock(lock_path, timeout=0)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise UserError("E306", path=out, lock=lock_path) from None
-    failed = True
-    try:
-        yield
-        failed = False
-    finally:
-        if failed and top is not None and os.listdir(out) == [LOCK]:
-            lock_path.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):  # stops at the first folder that is not empty
-                for folder in (out, *out.parents):
-                    folder.rmdir()
-                    if folder == top:
-                        break
-        lock.release()
+    return folder_lock(out / LOCK)
 
 
 def recover(out: Path) -> None:
@@ -219,13 +193,6 @@ def swap_in(out: Path, staging: Path) -> None:
         os.rename(out, old)
         os.rename(staging, out)
         staging = old
-    _fsync_folder(out.parent)
+    fsync_folder(out.parent)
     shutil.rmtree(staging)
 
-
-def _fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import UserError
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 
 __all__ = ["MANIFEST", "SCHEMA", "Manifest", "read_manifest", "write_manifest"]
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 from kg.pipeline.cache import json_text
 from kg.pipeline.folder import IRI_CHANGES, REJECTED, new_staging, recover, swap_in
 from kg.pipeline.manifest import MANIFEST, Manifest, write_manifest
