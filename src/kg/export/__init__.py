@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.buildfolder import NEO4J, NQUADS, TRIG
 from kg.errors import UserError
 from kg.registry import EXPORTERS
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["EXPORTERS", "OPTIONAL", "write_all"]
 
 #: Exports written only when asked for by name: datasets for quad stores, CSV for Neo4j.
-OPTIONAL: frozenset[str] = frozenset({"graph.nq", "graph.trig", "neo4j"})
+OPTIONAL: frozenset[str] = frozenset({NQUADS, TRIG, NEO4J})
 
 
 def write_all(kg: KnowledgeGraph, out_dir: str | Path, names: Iterable[str] | None = None) -> list[Path]:
