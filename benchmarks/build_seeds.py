@@ -32,7 +32,8 @@ result = sum(len(doc) for doc in nlp.pipe(texts))
 """
 BUILD_SETUP = "import kg\nimport spacy"
 BUILD_WORK = """
-report = kg.build([{corpus!r}], {out!r}, workers={workers}, progress=None)
+from kg.engines import make_executor
+report = kg.build([{corpus!r}], {out!r}, engine=make_executor("local", workers={workers}))
 result = {{"papers": report.papers, "read": report.read, "triples": report.triples, "seconds": report.seconds}}
 """
 

@@ -53,8 +53,8 @@ from pathlib import Path
 
 from _measure import ROOT, SEEDS_DIR, measure
 
+from kg.buildfolder import BuildFolder
 from kg.errors import UserError
-from kg.pipeline.manifest import read_manifest
 
 CORPORA = ROOT.parent / "shared" / "data" / "corpora"
 ARXIV = CORPORA / "arxiv-cs-2016.jsonl"
@@ -84,16 +84,16 @@ result = {{"papers": count, "workers": sorted(float(mb) for mb in re.findall(r"[
 LOAD_BUILD = """
 import resource, time
 from pathlib import Path
-from kg.pipeline.cache import CACHE_DIR, FolderCache
+from kg.buildfolder import BuildFolder
+from kg.pipeline.cache import FolderCache
 from kg.pipeline.extraction import load_existing
-from kg.pipeline.manifest import read_manifest
 from kg.resolve import resolve
 
 def build_papers(folder, count=None):
     # The first `count` papers of a build folder, in its order, with their cached extractions.
-    folder = Path(folder)
-    manifest = read_manifest(folder)
-    found = load_existing(FolderCache(folder / CACHE_DIR), manifest.cache_keys[:count], folder)
+    folder = BuildFolder(Path(folder))
+    manifest = folder.read_manifest()
+    found = load_existing(FolderCache(folder.cache), manifest.cache_keys[:count], folder.path)
     return manifest, list(found.values())
 """
 SETUP_RESOLVE = """
@@ -130,7 +130,7 @@ SETUP_RESOLVE_REAL = """
 manifest, loaded = build_papers({folder!r}, {size})
 papers, extractions = [p for p, _ in loaded], [e for _, e in loaded]
 del loaded
-min_confidence = manifest.min_confidence
+min_confidence = manifest.settings.min_confidence
 inputs_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 """
 WORK_RESOLVE = """
@@ -242,7 +242,7 @@ def resolve_growth(sizes: list[int], scratch: Path) -> None:
 
 def resolve_real(folder: Path, sizes: list[int] | None) -> None:
     try:
-        count = len(read_manifest(folder).papers)
+        count = len(BuildFolder(folder).read_manifest().papers)
     except UserError as error:
         raise SystemExit(f"scale.py: {error}") from None
     sizes = sizes or [count]

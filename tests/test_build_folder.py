@@ -14,12 +14,11 @@ from pathlib import Path
 import pytest
 
 import kg
+from kg.buildfolder import LOCK, BuildFolder, BuildSettings
 from kg.cli import main
 from kg.engines import ENGINES
 from kg.errors import UserError
 from kg.pipeline import remove
-from kg.pipeline.folder import LOCK, staging_path
-from kg.pipeline.manifest import read_manifest
 
 from . import stub_engine
 
@@ -34,8 +33,16 @@ def _papers(path: Path, ids, text="We propose {i}Net, a network for image classi
     return path
 
 
-def _build(inputs, out, **options):
-    return kg.build([str(i) for i in inputs], out, engine="stub", **options)
+def _build(inputs, out, settings=None, **options):
+    return kg.build([str(i) for i in inputs], out, settings, engine="stub", **options)
+
+
+def read_manifest(out):
+    return BuildFolder(Path(out)).read_manifest()
+
+
+def staging_path(out):
+    return BuildFolder(Path(out)).staging
 
 
 def _cli(capsys, *args):
@@ -99,16 +106,31 @@ def test_a_build_of_nothing_keeps_the_papers_already_there(tmp_path):
 
 def test_update_honours_the_manifest_models_and_reextracts_on_a_change(tmp_path):
     out = tmp_path / "out"
-    _build([_papers(tmp_path / "a.jsonl", ["a1", "a2"])], out, spacy_model="model_a")
+    _build([_papers(tmp_path / "a.jsonl", ["a1", "a2"])], out, BuildSettings(spacy_model="model_a"))
     report = _build([_papers(tmp_path / "b.jsonl", ["b1"])], out, update=True)
-    assert report.extracted == 1 and read_manifest(out).spacy_model == "model_a"
+    assert report.extracted == 1 and read_manifest(out).settings.spacy_model == "model_a"
     warnings: list[str] = []
-    report = _build([_papers(tmp_path / "c.jsonl", ["c1"])], out, update=True, spacy_model="model_b", on_warning=warnings.append)
+    report = _build([_papers(tmp_path / "c.jsonl", ["c1"])], out, BuildSettings(spacy_model="model_b"), update=True, on_warning=warnings.append)
     assert report.extracted == 4 and any("re-extracting its 3 paper(s)" in w for w in warnings)
     manifest = read_manifest(out)
-    assert manifest.spacy_model == "model_b" and "+model_b+" in manifest.extractor_version
+    assert manifest.settings.spacy_model == "model_b" and "+model_b+" in manifest.extractor_version
     assert remove(out, ["a1"]).removed == 1  # the folder still works for later commands
     assert _build([_papers(tmp_path / "d.jsonl", ["d1"])], out, update=True).extracted == 1
+
+
+def test_update_and_remove_keep_the_folders_settings_and_return_their_report(tmp_path):
+    out = tmp_path / "out"
+    first = _build([_papers(tmp_path / "a.jsonl", ["a1", "a2"])], out, BuildSettings(spacy_model="model_a", min_confidence=0.9))
+    assert (first.read, first.built, first.papers) == (2, 2, 2) and first.files
+    with pytest.raises(AttributeError):
+        first.read = 0  # a report is made once, by the build that returns it
+    _build([_papers(tmp_path / "b.jsonl", ["b1"])], out, BuildSettings(min_confidence=0.2), update=True)
+    assert read_manifest(out).settings == BuildSettings("model_a", None, 0.2)  # the model kept, the threshold given
+    removed = remove(out, ["b1"])
+    assert removed.removed == 1 and removed.papers == 2 and removed.read == 0
+    assert read_manifest(out).settings == BuildSettings("model_a", None, 0.2)
+    assert _build([_papers(tmp_path / "c.jsonl", ["c1"])], out).papers == 1  # a full build starts from the defaults
+    assert read_manifest(out).settings == BuildSettings(None, None, 0.0)
 
 
 # --- 7: one transaction ----------------------------------------------------------------------------
@@ -303,12 +325,12 @@ def test_lock_is_the_same_file_across_generations(tmp_path):
 
 
 def test_a_held_lock_refuses_at_once(tmp_path):
-    from kg.pipeline.folder import build_lock
+    from kg.io import folder_lock
 
     out = tmp_path / "out"
     out.mkdir()
     (out / LOCK).write_text("")  # an empty lock file is no longer mistaken for a stale one: flock decides
-    with build_lock(out):
+    with folder_lock(out / LOCK):
         with pytest.raises(UserError, match="E306"):
             _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
 
@@ -323,7 +345,7 @@ def test_fallback_swap_and_recovery_between_its_two_renames(tmp_path, monkeypatc
     out = tmp_path / "out"
     _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
     _build([_papers(tmp_path / "b.jsonl", ["b1"])], out)
-    assert read_manifest(out).papers == ("b1",) and not folder._old_path(out).exists()
+    assert read_manifest(out).papers == ("b1",) and not BuildFolder(out).old.exists()
 
     real_rename = os.rename
     calls = []
@@ -339,7 +361,7 @@ def test_fallback_swap_and_recovery_between_its_two_renames(tmp_path, monkeypatc
         _build([_papers(tmp_path / "c.jsonl", ["c1"])], out)
     monkeypatch.setattr(os, "rename", real_rename)
     assert read_manifest(out).papers == ("b1",)  # the failed build put the old generation back at once
-    assert not folder._old_path(out).exists() and not folder.staging_path(out).exists()
+    assert not BuildFolder(out).old.exists() and not staging_path(out).exists()
     _build([_papers(tmp_path / "d.jsonl", ["d1"])], out, update=True)
     assert read_manifest(out).papers == ("b1", "d1")
 
@@ -349,14 +371,14 @@ def test_recovery_prefers_a_complete_staged_generation(tmp_path):
 
     out = tmp_path / "out"
     _build([_papers(tmp_path / "a.jsonl", ["a1"])], out)
-    staged = folder.staging_path(out)
+    staged = staging_path(out)
     import shutil
 
     shutil.copytree(out, staged)
     (staged / "graph.nt").write_bytes(b"")  # stands for the new generation
-    os.rename(out, folder._old_path(out))  # killed after the first rename of the fallback swap
-    folder.recover(out)
-    assert (out / "graph.nt").read_bytes() == b"" and not staged.exists() and not folder._old_path(out).exists()
+    os.rename(out, BuildFolder(out).old)  # killed after the first rename of the fallback swap
+    folder.recover(BuildFolder(out))
+    assert (out / "graph.nt").read_bytes() == b"" and not staged.exists() and not BuildFolder(out).old.exists()
 
 
 def test_a_build_too_large_for_one_page_says_what_graph_html_holds(tmp_path, monkeypatch):
@@ -378,13 +400,18 @@ def test_a_build_too_large_for_one_page_says_what_graph_html_holds(tmp_path, mon
 # --- issue 27, item 8: typed manifest and cache, duplicate ids, empty builds, report and export -------
 
 
-@pytest.mark.parametrize("field,value", [("generation", "x"), ("min_confidence", "high"), ("files", [1]), ("spacy_model", 3)])
+@pytest.mark.parametrize("field,value", [("generation", "x"), ("settings.min_confidence", "high"), ("files", [1]),
+                                         ("settings.spacy_model", 3), ("settings", [])])
 def test_a_mistyped_manifest_is_named_and_a_full_build_replaces_it(tmp_path, capsys, field, value):
     out = tmp_path / "out"
     data = _papers(tmp_path / "a.jsonl", ["a1"])
     _build([data], out)
     manifest = json.loads((out / "manifest.json").read_text())
-    manifest[field] = value
+    *parents, field = field.split(".")
+    inner = manifest
+    for name in parents:
+        inner = inner[name]
+    inner[field] = value
     (out / "manifest.json").write_text(json.dumps(manifest))
     code, _, err = _cli(capsys, "remove", str(out), "a1")
     assert code == 2 and "E317" in _one_line(err) and repr(field) in err
@@ -457,7 +484,7 @@ def test_report_into_a_folder_or_an_unwritable_place_is_one_line(tmp_path, capsy
     _build([_papers(tmp_path / "a.jsonl", ["a1", "a2"])], out)
     code, _, err = _cli(capsys, "report", str(out), "--out", str(tmp_path))
     assert code == 2 and "E393" in _one_line(err) and "it is a folder" in err
-    import kg.export.atomic as atomic
+    import kg.io.atomic as atomic
 
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path / "r.html"))

@@ -22,16 +22,24 @@ from pathlib import Path
 import pytest
 
 import kg
+from kg.buildfolder import LOCK, BuildFolder
 from kg.cli import main
 from kg.engines import ENGINES
 from kg.pipeline.cache import FolderCache
-from kg.pipeline.folder import LOCK, staging_path
-from kg.pipeline.manifest import read_manifest
 
 from . import stub_engine
 from .conftest import CORPUS, REPO
 
 pytestmark = pytest.mark.slow
+
+
+def read_manifest(out):
+    return BuildFolder(Path(out)).read_manifest()
+
+
+def staging_path(out):
+    return BuildFolder(Path(out)).staging
+
 
 STUB_CLI = "import sys; from tests import stub_engine; stub_engine.register(); from kg.cli import main; sys.exit(main(sys.argv[1:]))"
 

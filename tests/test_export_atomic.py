@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 
 
 def leftovers(folder):

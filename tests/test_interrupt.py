@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 import kg
-from kg.pipeline.folder import LOCK, build_lock
+from kg.buildfolder import LOCK
 from kg.errors import UserError
+from kg.io import folder_lock
 
 from .conftest import CORPUS
 
@@ -62,10 +63,10 @@ def test_second_concurrent_build_is_refused(tmp_path):
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(UserError, match="E306"):
-            with build_lock(out):
+            with folder_lock(out / LOCK):
                 pass
     finally:
         holder.kill()
         holder.wait()
-    with build_lock(out):  # the holder is gone, and the kernel dropped its lock with it
+    with folder_lock(out / LOCK):  # the holder is gone, and the kernel dropped its lock with it
         pass

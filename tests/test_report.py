@@ -14,8 +14,8 @@ pytest.importorskip("matplotlib")
 
 from kg.analysis import cooccurrence, tiny_graph  # noqa: E402
 from kg.analysis.queries import COOCCURRENCE, frame  # noqa: E402
+from kg.analysis.sample import tiny_build as tiny_build_folder  # noqa: E402
 from kg.cli import main  # noqa: E402
-from kg.export import write_all  # noqa: E402
 
 PLOTS = {
     "top-tasks": "Most mentioned tasks",
@@ -85,8 +85,7 @@ def _assert_offline(page: _Page) -> None:
 
 @pytest.fixture(scope="module")
 def tiny_build(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tiny")
-    write_all(tiny_graph(), folder, ["graph.nt"])
+    folder = tiny_build_folder(tmp_path_factory.mktemp("tiny"))  # graph.nt and a manifest
     rejected = [{"source": "in.jsonl:3", "reason": "no abstract", "code": "E106"}, {"source": "in.jsonl:9", "reason": "malformed JSON", "code": "E104"}]
     (folder / "rejected.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rejected), encoding="utf-8")
     return folder

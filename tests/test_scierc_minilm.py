@@ -192,19 +192,19 @@ def test_shipped_minilm_model_loads_and_predicts_offline(monkeypatch):
 @has_minilm
 def test_build_with_the_minilm_model_records_it_and_keeps_it_on_update(tmp_path):
     import kg
-    from kg.pipeline.manifest import read_manifest
+    from kg.buildfolder import BuildFolder
 
     first = tmp_path / "a.txt"
     first.write_text("We propose FooNet , a convolutional network for image classification , and evaluate it on ImageNet .\n")
     second = tmp_path / "b.txt"
     second.write_text("We use conditional random fields for named entity recognition on the CoNLL-2003 dataset .\n")
     out = tmp_path / "build"
-    kg.build([str(first)], out, scierc_model="minilm")
-    manifest = read_manifest(out)
-    assert manifest.scierc_model == "minilm"
+    kg.build([str(first)], out, kg.BuildSettings(scierc_model="minilm"))
+    manifest = BuildFolder(out).read_manifest()
+    assert manifest.settings.scierc_model == "minilm"
     assert "+minilm+" in manifest.extractor_version
     kg.build([str(second)], out, update=True)
-    assert read_manifest(out).scierc_model == "minilm"
+    assert BuildFolder(out).read_manifest().settings.scierc_model == "minilm"
     graph = kg.load(out)
     assert len(graph.select("SELECT ?p WHERE { ?p a kg:Paper }")) == 2
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from kg.buildfolder import BuildFolder
 from kg.explorer.page import explorer_asset, generate_html
 from kg.explorer.search import COUNT_CAP, Hit, find, name_index
 from kg.export.html import mentioned_in, paper_records
 from kg.model import Entity, Paper, Resolution, ResolvedFact
-from kg.serve.folder import generation
 from kg.store import KnowledgeGraph
 from tests.test_export_support import small_kg
 
@@ -58,14 +58,14 @@ def names_graph() -> KnowledgeGraph:
 @pytest.fixture(scope="module")
 def names(tmp_path_factory) -> tuple[str, tuple[int, ...]]:
     folder = make_build(tmp_path_factory.mktemp("names") / "build", names_graph())
-    return str(folder / "store"), generation(folder)
+    return str(folder / "store"), BuildFolder(folder).generation()
 
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory) -> tuple[str, tuple[int, ...], KnowledgeGraph]:
     kg = small_kg(label="<img src=x onerror=alert(1)>", evidence="We apply <img src=x onerror=alert(1)> to question answering.")
     folder = make_build(tmp_path_factory.mktemp("small") / "build", kg)
-    return str(folder / "store"), generation(folder), kg
+    return str(folder / "store"), BuildFolder(folder).generation(), kg
 
 
 def answer(result) -> dict:
@@ -184,7 +184,7 @@ def test_an_unknown_node_is_a_one_line_404(names):
 
 def test_a_rebuilt_store_is_read_again(tmp_path):
     folder = make_build(tmp_path / "build", names_graph())
-    assert answer(explore.search(str(folder / "store"), generation(folder), "glue"))["total"] == 1
+    assert answer(explore.search(str(folder / "store"), BuildFolder(folder).generation(), "glue"))["total"] == 1
     papers, resolution = [Paper(id="q", abstract="A benchmark suite of language tasks.")], Resolution(
         entities=(Entity(key="dataset/superglue", type="Dataset", label="SuperGLUE", papers=("q",), mentions=1),), facts=()
     )
@@ -192,7 +192,7 @@ def test_a_rebuilt_store_is_read_again(tmp_path):
 
     shutil.rmtree(folder)
     make_build(folder, KnowledgeGraph.from_resolution(papers, resolution))
-    found = answer(explore.search(str(folder / "store"), generation(folder), "glue"))
+    found = answer(explore.search(str(folder / "store"), BuildFolder(folder).generation(), "glue"))
     assert suggestions(found) == [("SuperGLUE", 4, 0)]
 
 
@@ -210,7 +210,7 @@ def held_reading(tmp_path, monkeypatch) -> tuple[str, tuple[int, ...], threading
         return real(store)
 
     monkeypatch.setattr(graph_index, "read_index", slow)
-    return str(folder / "store"), generation(folder), gate, readings
+    return str(folder / "store"), BuildFolder(folder).generation(), gate, readings
 
 
 def test_a_slow_first_reading_answers_503_until_the_index_is_ready(tmp_path, monkeypatch):

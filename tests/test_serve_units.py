@@ -8,9 +8,9 @@ import os
 import pyoxigraph as ox
 import pytest
 
+from kg.buildfolder import BuildFolder
 from kg.errors import UserError
 from kg.serve.examples import EXAMPLES
-from kg.serve.folder import generation
 from kg.views.sparql import check_query
 from kg.serve.results import GRAPH_TYPES, SOLUTION_TYPES, first_solutions, negotiate, render
 
@@ -136,12 +136,12 @@ def test_guard(query, refused):
 def test_generation_changes_when_a_build_publishes(tmp_path):
     (tmp_path / "store").mkdir()
     (tmp_path / "manifest.json").write_text("{}")
-    first = generation(tmp_path)
-    assert generation(tmp_path) == first
+    first = BuildFolder(tmp_path).generation()
+    assert BuildFolder(tmp_path).generation() == first
     staged = tmp_path / "manifest.json.new"
     staged.write_text("{}")
     os.replace(staged, tmp_path / "manifest.json")  # same content and size, new file
-    assert generation(tmp_path) != first
+    assert BuildFolder(tmp_path).generation() != first
 
 
 @pytest.mark.slow

@@ -5,7 +5,7 @@ Importing this package does no work; heavy modules load on first use.
 
 >>> import kg
 >>> sorted(n for n in kg.__all__)
-['KnowledgeGraph', 'build', 'load']
+['BuildSettings', 'KnowledgeGraph', 'build', 'load']
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["KnowledgeGraph", "build", "load"]
+__all__ = ["BuildSettings", "KnowledgeGraph", "build", "load"]
 
 
 def __getattr__(name: str) -> Any:
@@ -22,6 +22,10 @@ def __getattr__(name: str) -> Any:
         from kg.pipeline import build
 
         return build
+    if name == "BuildSettings":
+        from kg.buildfolder import BuildSettings
+
+        return BuildSettings
     if name in ("KnowledgeGraph", "load"):
         from kg.store import graph
 

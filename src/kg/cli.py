@@ -121,6 +121,8 @@ def _summary(report: Any) -> None:
         return
     from rich.table import Table
 
+    from kg.buildfolder import IRI_CHANGES
+
     table = Table(title=f"kg build → {printable(str(report.out))}", show_header=False, box=None)
     table.add_row("documents", f"{report.read} read = {report.built} built + {report.duplicates} duplicates + {report.rejected} rejected")
     table.add_row("papers", f"{report.papers} in graph ({report.extracted} extracted, {report.from_cache} from cache{f', {report.removed} removed' if report.removed else ''})")
@@ -131,7 +133,7 @@ def _summary(report: Any) -> None:
     if merged.get("mentions"):
         table.add_row("resolution", f"{merged.get('mentions')} mentions → {merged.get('entities')} entities")
     if report.iri_changes:
-        table.add_row("IRI changes", f"{len(report.iri_changes)} (see iri-changes.jsonl)")
+        table.add_row("IRI changes", f"{len(report.iri_changes)} (see {IRI_CHANGES})")
     table.add_row("triples", str(report.triples))
     table.add_row("time", f"{report.seconds.get('total', 0):.1f} s")
     table.add_row("files", ", ".join(p.name for p in report.files))
@@ -155,11 +157,15 @@ def build(
     force: Annotated[bool, typer.Option("--force", help="Write into --out even if it holds files kg did not write (same names are replaced) or lies inside an input folder.")] = False,
 ) -> None:
     """Build (or --update) a knowledge graph from abstracts and write every export."""
+    from kg.buildfolder import BuildSettings
+    from kg.engines import make_executor
     from kg.pipeline import build as run_build
 
+    settings = BuildSettings(spacy_model=spacy_model, scierc_model=model, min_confidence=min_confidence)
+    executor = make_executor(engine, workers=workers, scheduler=scheduler, partitions=partitions, on_message=_note)
     bar, update_progress = _progress_bar()
     with bar:
-        report = run_build(inputs, out_dir, update=update, spacy_model=spacy_model, scierc_model=model, input_format=input_format, workers=workers, min_confidence=min_confidence, strict=strict, progress=update_progress, on_warning=_warn, engine=engine, scheduler=scheduler, partitions=partitions, force=force, on_message=_note)
+        report = run_build(inputs, out_dir, settings, update=update, engine=executor, input_format=input_format, strict=strict, force=force, progress=update_progress, on_warning=_warn)
     for rejection in report.rejections:
         where = "" if rejection.source in rejection.reason else f"{rejection.source}: "
         _say(f"kg: rejected: {where}{rejection.reason}")
@@ -317,19 +323,12 @@ def query(
         _warn(f"stopped after {limit} rows; pass --limit with more rows (0 for all)")
 
 
-def _manifest_for(graph: Path) -> dict[str, Any] | None:
-    folder = graph if graph.is_dir() else graph.parent
-    try:
-        return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 @app.command()
 def stats(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigraph store folder or a graph file.")]) -> None:
     """Counts of nodes by class and facts by relation, and the resolver's largest merges."""
     from rich.table import Table
 
+    from kg.buildfolder import BuildFolder
     from kg.store.disk import open_graph
     from kg.views.stats import stats as count
 
@@ -342,8 +341,8 @@ def stats(graph: Annotated[Path, typer.Argument(help="A build folder, an Oxigrap
     for name, n in counts["relations"].items():
         table.add_row(name, str(n))
     _out().print(table)
-    manifest = _manifest_for(graph)
-    resolution = (manifest or {}).get("resolution") or {}
+    manifest = BuildFolder(graph if graph.is_dir() else graph.parent).manifest_or_none()  # a graph file of a build has one too
+    resolution = manifest.resolution if manifest is not None else {}
     if resolution:
         _out().print(f"Resolution: {resolution.get('mentions', 0)} mentions merged into {resolution.get('entities', 0)} entities")
         table = Table("entity", "forms", "papers", "surface forms", title="Ten largest merges")
@@ -448,12 +447,13 @@ def export_files(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write into; not a build folder, which the next build replaces whole.")],
 ) -> None:
     """Write exports for other engines (N-Quads/TriG with a graph per paper, Neo4j import CSV) from a build."""
+    from kg.buildfolder import is_build_folder
     from kg.export import write_all
     from kg.store import load
 
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError("E314", path=out_dir)
-    if (out_dir / "manifest.json").exists():
+    if is_build_folder(out_dir):
         raise UserError("E372", path=out_dir)
     try:
         written = write_all(load(graph), out_dir, names)

@@ -45,6 +45,8 @@ import pkgutil
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from kg.buildfolder import folder
+
 __all__ = ["ENGINES", "EXPORTERS", "READERS", "Registry"]
 
 
@@ -107,19 +109,20 @@ READERS = Registry("kg.readers", {
     "atom": "kg.readers.atom:ATOM",
 })
 
-#: Exports: output file (or folder) name -> ``writer(kg, path)``, in the order a build writes them.
+#: Exports: output file (or folder) name (as :mod:`kg.buildfolder` names them) -> ``writer(kg, path)``,
+#: in the order a build writes them.
 EXPORTERS = Registry("kg.exporters", {
-    "graph.ttl": "kg.export.rdf:write_turtle",
-    "graph.nt": "kg.export.rdf:write_ntriples",
-    "store": "kg.export.store:write_store",
-    "graph.jsonld": "kg.export.rdf:write_jsonld",
-    "graph.graphml": "kg.export.graphml:write_graphml",
-    "facts.csv": "kg.export.csv:write_facts_csv",
-    "results.csv": "kg.export.csv:write_results_csv",
-    "graph.html": "kg.export.html:write_html",
-    "graph.nq": "kg.export.nquads:write_nquads",
-    "graph.trig": "kg.export.nquads:write_trig",
-    "neo4j": "kg.export.neo4j:write_neo4j",
+    folder.TURTLE: "kg.export.rdf:write_turtle",
+    folder.NTRIPLES: "kg.export.rdf:write_ntriples",
+    folder.STORE: "kg.export.store:write_store",
+    folder.JSONLD: "kg.export.rdf:write_jsonld",
+    folder.GRAPHML: "kg.export.graphml:write_graphml",
+    folder.FACTS: "kg.export.csv:write_facts_csv",
+    folder.RESULTS: "kg.export.csv:write_results_csv",
+    folder.PAGE: "kg.export.html:write_html",
+    folder.NQUADS: "kg.export.nquads:write_nquads",
+    folder.TRIG: "kg.export.nquads:write_trig",
+    folder.NEO4J: "kg.export.neo4j:write_neo4j",
 })
 
 #: Extraction engines: name (``--engine``) -> ``make_executor(...)``.

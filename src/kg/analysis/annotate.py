@@ -25,7 +25,7 @@ import networkx as nx
 
 from kg.analysis.networks import centrality, communities, entity_graph
 from kg.errors import KgError
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 from kg.export.graphml import generate_graphml, xml_safe
 
 if TYPE_CHECKING:

@@ -72,8 +72,10 @@ def rejections(build_dir: str | Path) -> pd.DataFrame:
     """
     import pandas as pd
 
+    from kg.buildfolder import BuildFolder
+
     columns = ["source", "code", "reason"]
-    path = Path(build_dir) / "rejected.jsonl"
+    path = BuildFolder(Path(build_dir)).rejected
     rows = []
     if path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():

@@ -23,7 +23,7 @@ from kg.analysis.networks import bridges, communities, community_table, entity_g
 from kg.analysis.quality import confidences, rejections, support_by_relation, support_share
 from kg.analysis.tables import leaderboard, method_dataset_matrix, result_leaderboards, task_gaps, top_entities, trends
 from kg.errors import UserError
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -292,10 +292,11 @@ def load_build(build_dir: str | Path) -> KnowledgeGraph:
     ...
     kg.errors.UserError: E307: ... is not a kg build folder (no manifest.json): build it first with `kg build INPUT --out ...`
     """
+    from kg.buildfolder import is_build_folder
     from kg.store import load
 
     folder = Path(build_dir)
-    if folder.is_dir() and not any((folder / name).exists() for name in ("graph.nt", "manifest.json", "store")):
+    if folder.is_dir() and not is_build_folder(folder):
         raise UserError("E307", path=folder)
     return load(folder)
 
@@ -308,10 +309,8 @@ def write_report(build_dir: str | Path, out: str | Path, *, title: str | None = 
     nothing is written then. ``graph`` saves loading the build again.
 
     >>> import tempfile, pathlib
-    >>> from kg.analysis.sample import tiny_graph
-    >>> from kg.export import write_all
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = write_all(tiny_graph(), folder, ["graph.nt"])
+    >>> from kg.analysis.sample import tiny_build
+    >>> folder = tiny_build(pathlib.Path(tempfile.mkdtemp()))
     >>> write_report(folder, folder / "report.html").read_text(encoding="utf-8").count('data-plot="')
     8
     """

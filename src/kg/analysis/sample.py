@@ -10,11 +10,12 @@ benchmarks and scale tests; it is seeded, so two calls give the same graph.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from kg.model import Entity, Paper, Resolution, ResolvedFact
 from kg.store import KnowledgeGraph
 
-__all__ = ["synthetic_graph", "tiny_graph"]
+__all__ = ["synthetic_graph", "tiny_build", "tiny_graph"]
 
 # (paper, year, abstract)
 _PAPERS = (
@@ -86,6 +87,23 @@ def tiny_graph() -> KnowledgeGraph:
         for pid, relation, subject, obj, confidence in _FACTS
     )
     return KnowledgeGraph.from_resolution(papers, Resolution(entities=entities, facts=facts))
+
+
+def tiny_build(folder: Path) -> Path:
+    """``folder`` made a build folder of :func:`tiny_graph`: its N-Triples and a manifest; returns ``folder``.
+
+    >>> import tempfile
+    >>> from kg.buildfolder import is_build_folder
+    >>> is_build_folder(tiny_build(Path(tempfile.mkdtemp())))
+    True
+    """
+    from kg.buildfolder import NTRIPLES, BuildFolder, Manifest
+    from kg.export import write_all
+
+    ids = tuple(pid for pid, _, _ in _PAPERS)
+    write_all(tiny_graph(), folder, [NTRIPLES])
+    BuildFolder(folder).write_manifest(Manifest(papers=ids, cache_keys=ids, extractor_version="kg.sample", files=(NTRIPLES,)))
+    return folder
 
 
 # How a synthetic corpus is shaped: the share of entity nodes of each type, the

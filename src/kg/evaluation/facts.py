@@ -525,6 +525,7 @@ def evaluate_facts(
     """
     import tempfile
 
+    from kg.buildfolder import NTRIPLES, BuildFolder, BuildSettings
     from kg.pipeline import build
     from kg.store import KnowledgeGraph
 
@@ -535,8 +536,8 @@ def evaluate_facts(
         inputs = folder / "gold-abstracts.jsonl"
         write_gold_inputs(records, inputs)
         out = folder / "build"
-        build([inputs], out, spacy_model=spacy_model, scierc_model=scierc_model, formats=["graph.nt"], min_confidence=min_confidence)
-        facts, nodes = graph_facts(KnowledgeGraph.load(out / "graph.nt"))
+        build([inputs], out, BuildSettings(spacy_model, scierc_model, min_confidence), formats=[NTRIPLES])
+        facts, nodes = graph_facts(KnowledgeGraph.load(BuildFolder(out).ntriples))
     return score(records, facts, nodes)
 
 

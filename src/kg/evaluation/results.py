@@ -276,6 +276,7 @@ def evaluate_results(
     """Build the gold file's abstracts as ``kg build`` does and score the graph's numeric results."""
     import tempfile
 
+    from kg.buildfolder import NTRIPLES, BuildFolder, BuildSettings
     from kg.pipeline import build
     from kg.store import KnowledgeGraph
 
@@ -288,6 +289,6 @@ def evaluate_results(
             for record in records:
                 handle.write(json.dumps({"id": record.id, "abstract": record.abstract}, ensure_ascii=False) + "\n")
         out = folder / "build"
-        build([inputs], out, scierc_model=scierc_model, formats=["graph.nt"])
-        predicted = graph_results(KnowledgeGraph.load(out / "graph.nt"))
+        build([inputs], out, BuildSettings(scierc_model=scierc_model), formats=[NTRIPLES])
+        predicted = graph_results(KnowledgeGraph.load(BuildFolder(out).ntriples))
     return score_results(records, predicted)

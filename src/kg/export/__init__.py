@@ -6,7 +6,7 @@ its writer ``writer(kg, path)``, whose module is imported when it is written;
 but the :data:`OPTIONAL` ones (exports for other engines, written when asked for,
 e.g. ``kg export DIR graph.nq --out FOLDER``). An exporter another package adds
 (the ``kg.exporters`` entry points) is written only when named. Every writer goes
-through :func:`kg.export.atomic.atomic_write`: a temporary file in the same
+through :func:`kg.io.atomic_write`: a temporary file in the same
 folder, checked (RDF and GraphML are parsed back), then renamed into place, so
 a crash never leaves a half-written file where the old one was. ``store`` is a
 folder: the graph as an on-disk Oxigraph store that read commands open
@@ -24,17 +24,17 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.buildfolder import NEO4J, NQUADS, TRIG
 from kg.errors import UserError
-from kg.export.atomic import atomic_write
 from kg.registry import EXPORTERS
 
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph
 
-__all__ = ["EXPORTERS", "OPTIONAL", "atomic_write", "write_all"]
+__all__ = ["EXPORTERS", "OPTIONAL", "write_all"]
 
 #: Exports written only when asked for by name: datasets for quad stores, CSV for Neo4j.
-OPTIONAL: frozenset[str] = frozenset({"graph.nq", "graph.trig", "neo4j"})
+OPTIONAL: frozenset[str] = frozenset({NQUADS, TRIG, NEO4J})
 
 
 def write_all(kg: KnowledgeGraph, out_dir: str | Path, names: Iterable[str] | None = None) -> list[Path]:

@@ -39,7 +39,7 @@ import networkx as nx
 from networkx.readwrite.graphml import GraphMLWriter
 
 from kg.errors import KgError
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph

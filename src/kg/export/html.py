@@ -24,7 +24,7 @@ import networkx as nx
 from kg.explorer.layout import linked_nodes
 from kg.explorer.page import generate_html
 from kg.explorer.payload import MAX_EVIDENCE, paper_record
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from kg.errors import KgError
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 from kg.store.namespace import KG, PREFIXES
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from kg.errors import KgError
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from kg.errors import KgError
-from kg.export.atomic import _fsync_folder
+from kg.io import fsync_folder
 
 if TYPE_CHECKING:
     from kg.store.graph import KnowledgeGraph
@@ -94,6 +94,6 @@ def write_store(kg: KnowledgeGraph, path: str | Path) -> None:
         if old is not None and not final.exists():
             os.rename(old, final)
         raise
-    _fsync_folder(final.parent)
+    fsync_folder(final.parent)
     if old is not None:
         _remove(old)

@@ -5,7 +5,8 @@ extractor version, the paper's id and its abstract, so an interrupted build
 resumes where it stopped and an update re-extracts nothing it has seen. Keys
 are content addresses: adding an entry never changes what an existing
 generation of the build folder means, which is why new entries are written
-straight into the live ``DIR/cache/`` while the rest of a build is staged.
+straight into the live folder's cache (:attr:`kg.buildfolder.BuildFolder.cache`)
+while the rest of a build is staged.
 """
 
 from __future__ import annotations
@@ -18,12 +19,10 @@ import typing
 from pathlib import Path
 from typing import Any, Protocol
 
-from kg.export.atomic import atomic_write
+from kg.io import atomic_write
 from kg.model import Extraction, Paper
 
-__all__ = ["CACHE_DIR", "CacheCorrupt", "ExtractionCache", "FolderCache", "cache_key", "json_text"]
-
-CACHE_DIR = "cache"
+__all__ = ["CacheCorrupt", "ExtractionCache", "FolderCache", "cache_key", "json_text"]
 
 
 class CacheCorrupt(ValueError):

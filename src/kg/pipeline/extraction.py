@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from kg.engines import Executor, ExtractJob
 from kg.errors import UserError
 from kg.model import Extraction, Paper
 from kg.pipeline.cache import CacheCorrupt, ExtractionCache, cache_key
-from kg.pipeline.report import BuildReport, Progress
+from kg.pipeline.report import Progress
 
-__all__ = ["extract_papers", "load_existing"]
+__all__ = ["Extracted", "extract_papers", "load_existing"]
+
+
+class Extracted(NamedTuple):
+    """Each paper's extraction by id, and how many came from the executor and from the cache."""
+
+    papers: dict[str, tuple[Paper, Extraction]]
+    extracted: int
+    from_cache: int
 
 
 def extract_papers(papers: Sequence[Paper], cache: ExtractionCache, executor: Executor, job: ExtractJob,
-                   version: str, report: BuildReport, progress: Progress) -> dict[str, tuple[Paper, Extraction]]:
+                   version: str, progress: Progress) -> Extracted:
     """Extractions for ``papers``: from the cache where present, else from ``executor``.
 
     Each new extraction is saved the moment it arrives, so a killed build
@@ -31,7 +40,7 @@ def extract_papers(papers: Sequence[Paper], cache: ExtractionCache, executor: Ex
             todo.append(paper)
         else:
             done[paper.id] = (paper, cached[1])
-    report.from_cache = len(done)
+    from_cache = len(done)
     progress("extract", len(done), len(papers))
     if todo:
         by_id = {p.id: p for p in todo}
@@ -41,13 +50,12 @@ def extract_papers(papers: Sequence[Paper], cache: ExtractionCache, executor: Ex
                 paper = by_id[extraction.paper_id]
                 cache.put(cache_key(paper, version), paper, extraction)
                 done[paper.id] = (paper, extraction)
-                report.extracted += 1
                 progress("extract", len(done), len(papers))
         finally:
             close = getattr(results, "close", None)
             if close is not None:
                 close()  # stops the executor's workers at once on an error or Ctrl-C
-    return done
+    return Extracted(done, len(done) - from_cache, from_cache)
 
 
 def load_existing(cache: ExtractionCache, keys: Sequence[str], folder: object) -> dict[str, tuple[Paper, Extraction]]:

@@ -13,15 +13,34 @@ import hashlib
 import os
 import stat
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kg.buildfolder import is_build_folder
 from kg.errors import UserError
 from kg.model import Paper, Rejection
-from kg.pipeline.folder import is_build_folder
-from kg.pipeline.report import BuildReport, Warn
+from kg.pipeline.report import Warn
 
-__all__ = ["extractor_version", "model_fingerprint", "read_papers"]
+__all__ = ["Reading", "extractor_version", "model_fingerprint", "read_papers"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What reading the inputs gave: the new papers, and the counts ``read == built + duplicates + rejected``."""
+
+    papers: tuple[Paper, ...]
+    read: int
+    duplicates: int
+    rejections: tuple[Rejection, ...]
+
+    @property
+    def built(self) -> int:
+        return len(self.papers)
+
+    @property
+    def rejected(self) -> int:
+        return len(self.rejections)
 
 
 def model_fingerprint(scierc_model: str | None = None) -> str:
@@ -133,9 +152,9 @@ def _input_files(inputs: Sequence[str | os.PathLike[str]], out: Path, on_warning
     return kept
 
 
-def read_papers(inputs: Sequence[str | os.PathLike[str]], out: Path, fmt: str | None, report: BuildReport,
-                known: dict[str, str], on_warning: Warn, *, strict: bool = False) -> list[Paper]:
-    """Read every input document; count duplicates (by id) and rejections into ``report``.
+def read_papers(inputs: Sequence[str | os.PathLike[str]], out: Path, *, fmt: str | None, known: dict[str, str],
+                on_warning: Warn, strict: bool = False) -> Reading:
+    """Read every input document, counting duplicates (by id) and rejections.
 
     ``known`` maps the ids already in the build to their abstracts; a record
     with a known id is a duplicate (the first one read stays), and a warning
@@ -146,18 +165,19 @@ def read_papers(inputs: Sequence[str | os.PathLike[str]], out: Path, fmt: str | 
     from kg.readers import read_inputs
 
     papers: list[Paper] = []
+    rejections: list[Rejection] = []
+    read = duplicates = 0
     seen = dict(known)
     first: dict[str, str] = {}  # id -> where the inputs gave it first
     for item in read_inputs(_input_files(inputs, out, on_warning), format=fmt, on_warning=on_warning):
-        report.read += 1
+        read += 1
         if isinstance(item, Rejection):
             if item.code == "E102":
                 # A file the user named but kg cannot open is a mistake to fix, not a bad record.
                 raise UserError("E102", path=item.source, reason=item.reason.rsplit(": ", 1)[-1])
-            report.rejected += 1
-            report.rejections.append(item)
+            rejections.append(item)
         elif item.id in seen:
-            report.duplicates += 1
+            duplicates += 1
             if item.id in known and seen[item.id] != item.abstract:
                 on_warning(f"{item.source}: paper {item.id!r} is already in {out} with another abstract; kept the one there (kg remove it first to replace it)")
             elif seen[item.id] != item.abstract:
@@ -168,5 +188,4 @@ def read_papers(inputs: Sequence[str | os.PathLike[str]], out: Path, fmt: str | 
             seen[item.id] = item.abstract
             first[item.id] = item.source
             papers.append(item)
-    report.built = len(papers)
-    return papers
+    return Reading(tuple(papers), read, duplicates, tuple(rejections))

@@ -1,8 +1,8 @@
-"""What a build did (:class:`BuildReport`) and how it reports progress (:data:`Progress`)."""
+"""What a build did (:class:`BuildReport`, returned by the build) and how it reports progress (:data:`Progress`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,12 @@ Progress = Callable[[str, int, "int | None"], None]
 Warn = Callable[[str], None]
 
 
-@dataclass
+@dataclass(frozen=True)
 class BuildReport:
-    """What a build did: the counts add up as ``read == built + duplicates + rejected``."""
+    """What a build did: the counts add up as ``read == built + duplicates + rejected``.
+
+    Made once, when the build (or removal) is done, from what each step returned.
+    """
 
     out: Path
     read: int = 0
@@ -32,12 +35,12 @@ class BuildReport:
     removed: int = 0
     entities: int = 0
     triples: int = 0
-    stats: dict[str, dict[str, int]] = field(default_factory=dict)
-    resolution: dict[str, Any] = field(default_factory=dict)
-    iri_changes: list[dict[str, str]] = field(default_factory=list)
-    rejections: list[Rejection] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)
+    stats: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    resolution: Mapping[str, Any] = field(default_factory=dict)
+    iri_changes: tuple[Mapping[str, str], ...] = ()
+    rejections: tuple[Rejection, ...] = ()
+    files: tuple[Path, ...] = ()
+    seconds: Mapping[str, float] = field(default_factory=dict)
 
 
 def no_progress(stage: str, done: int, total: int | None) -> None:

@@ -1,42 +1,22 @@
-"""Resolve all papers of a build into one graph, and say which entity IRIs went away."""
+"""Resolve all papers of a build, and say which entity IRIs went away."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from kg.model import EntityType, Extraction, Paper, Resolution
-from kg.pipeline.report import BuildReport, Progress
 
-if TYPE_CHECKING:
-    from kg.store import KnowledgeGraph
-
-__all__ = ["iri_changes", "resolve_graph"]
+__all__ = ["iri_changes", "resolve_papers"]
 
 
-def resolve_graph(everything: Mapping[str, tuple[Paper, Extraction]], min_confidence: float,
-                  report: BuildReport, progress: Progress) -> tuple[list[Paper], Resolution, KnowledgeGraph]:
-    """Resolve every paper (in sorted-id order, so neither input order nor engine matters) and build the graph."""
+def resolve_papers(everything: Mapping[str, tuple[Paper, Extraction]], *,
+                   min_confidence: float) -> tuple[list[Paper], Resolution]:
+    """Resolve every paper, in sorted-id order, so neither input order nor engine matters."""
     from kg.resolve import resolve
-    from kg.store import KnowledgeGraph
 
     ids = sorted(everything)
     papers = [everything[i][0] for i in ids]
-    extractions = [everything[i][1] for i in ids]
-    report.papers = len(papers)
-    started = time.perf_counter()
-    resolution = resolve(papers, extractions, min_confidence=min_confidence)
-    report.seconds["resolve"] = time.perf_counter() - started
-    progress("graph", 0, None)
-    started = time.perf_counter()
-    graph = KnowledgeGraph.from_resolution(papers, resolution)
-    report.entities = len(resolution.entities)
-    report.triples = len(graph)
-    report.stats = graph.stats()
-    report.resolution = resolution.report
-    report.seconds["graph"] = time.perf_counter() - started
-    return papers, resolution, graph
+    return papers, resolve(papers, [everything[i][1] for i in ids], min_confidence=min_confidence)
 
 
 def iri_changes(old: Mapping[str, tuple[str, ...]], resolution: Resolution) -> list[dict[str, str]]:

@@ -47,12 +47,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kg.buildfolder import BuildFolder
 from kg.errors import KgError, UserError
 from kg.explorer.page import explorer_asset, explorer_page, vis_network_js
 from kg.serve import explore
 from kg.serve.entity import describe
 from kg.serve.examples import EXAMPLES
-from kg.serve.folder import build_store, generation
 from kg.serve.graph_index import start_reading
 from kg.serve.pool import DEFAULT_MEMORY, DEFAULT_QUEUE, QueryPool
 from kg.serve.results import Answer
@@ -207,7 +207,7 @@ async def sparql_endpoint(request: Request) -> Response:
             raise UserError("E345")
         job = Job(
             store=request.app.state.store,
-            generation=generation(settings.folder),
+            generation=BuildFolder(settings.folder).generation(),
             sparql=text,
             accept=request.headers.get("accept"),
             fmt=_one(params, "format"),
@@ -278,7 +278,7 @@ async def entity_page(request: Request) -> Response:
     if len(iris) != 1 or not iris[0].strip():
         return _text_error(UserError("E349"))
     try:
-        data = await request.app.state.pool.run(describe, request.app.state.store, generation(settings.folder), iris[0], client=_client(request))
+        data = await request.app.state.pool.run(describe, request.app.state.store, BuildFolder(settings.folder).generation(), iris[0], client=_client(request))
     except ValueError:  # not an IRI pyoxigraph accepts
         return _text_error(UserError("E349"))
     except KgError as error:  # stopped, or the store could not be opened
@@ -328,7 +328,7 @@ async def _explore(request: Request, function: Callable[..., Answer], *args: obj
     # A worker reading the graph's index answers 503 (E375) well before the timeout would stop it.
     ask = functools.partial(function, wait=min(explore.WAIT, settings.timeout / 2))
     try:
-        result: Answer = await request.app.state.pool.run(ask, request.app.state.store, generation(settings.folder), *args, client=_client(request))
+        result: Answer = await request.app.state.pool.run(ask, request.app.state.store, BuildFolder(settings.folder).generation(), *args, client=_client(request))
     except KgError as error:  # stopped after the timeout (503)
         return _text_error(error)
     return _to_response(result)
@@ -376,7 +376,7 @@ async def no_icon(request: Request) -> Response:
 
 def make_app(settings: Settings) -> Starlette:
     """The ASGI app serving the build in ``settings.folder`` (checked here: E307/E341)."""
-    store = build_store(settings.folder)
+    store = BuildFolder(settings.folder).served_store()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -385,7 +385,7 @@ def make_app(settings: Settings) -> Starlette:
         try:
             # Open the store (and, unless lazy, begin reading the explorer's index) in the workers now.
             start = warm if settings.lazy_explorer else start_reading
-            await asyncio.gather(*(pool.run(start, str(store), generation(settings.folder)) for _ in range(settings.workers)))
+            await asyncio.gather(*(pool.run(start, str(store), BuildFolder(settings.folder).generation()) for _ in range(settings.workers)))
             yield
         finally:
             pool.close()

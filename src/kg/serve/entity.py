@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kg.buildfolder import Generation
 from kg.explorer.payload import mention_matches
-from kg.serve.folder import Generation
 from kg.serve.worker import select
 
 _OUT = """SELECT ?e ?p ?o ?label WHERE {

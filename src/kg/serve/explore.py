@@ -40,12 +40,12 @@ import networkx as nx
 import pyoxigraph as ox
 
 from kg import vocab
+from kg.buildfolder import Generation
 from kg.errors import KgError, UserError
 from kg.explorer.layout import explorer_layout
 from kg.explorer.page import json_for_html
 from kg.explorer.payload import MAX_EVIDENCE, explorer_payload, paper_record
 from kg.explorer.search import find
-from kg.serve.folder import Generation
 from kg.serve.graph_index import GraphIndex, graph_index
 from kg.serve.results import Answer
 from kg.serve.worker import error_answer

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from kg import vocab
+from kg.buildfolder import Generation
 from kg.errors import KgError
 from kg.explorer.payload import MAX_ALT_LABELS
 from kg.explorer.search import NameIndex, name_index
-from kg.serve.folder import Generation
 from kg.serve.worker import open_store
 from kg.store.namespace import PREFIXES
 

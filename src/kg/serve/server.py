@@ -14,9 +14,9 @@ from pathlib import Path
 import pyoxigraph as ox
 import uvicorn
 
+from kg.buildfolder import BuildFolder
 from kg.errors import KgError, UserError
 from kg.serve.app import Settings, make_app
-from kg.serve.folder import build_store
 from kg.serve.pool import DEFAULT_MEMORY, DEFAULT_QUEUE
 
 
@@ -79,7 +79,7 @@ def serve(
         E348 when the store cannot be opened.
     """
     folder = Path(folder)
-    _check_store(build_store(folder))
+    _check_store(BuildFolder(folder).served_store())
     settings = Settings(folder=folder, timeout=timeout, limit=limit, workers=workers, lazy_explorer=lazy_explorer, memory=memory, max_bytes=max_bytes, max_body=max_body, queue=queue)
     app = make_app(settings)
     sock = _bind(host, port)

@@ -15,8 +15,8 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from kg.buildfolder import Generation
 from kg.errors import KgError, UserError
-from kg.serve.folder import Generation
 from kg.views.sparql import check_query
 from kg.views.syntax import syntax_error
 from kg.serve.results import Answer, render

@@ -24,12 +24,10 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from kg.buildfolder import BuildFolder
 from kg.errors import UserError
 
-__all__ = ["STORE_FOLDER", "is_store", "open_graph", "open_store", "parse_file"]
-
-#: The name of the on-disk store inside a build folder.
-STORE_FOLDER = "store"
+__all__ = ["is_store", "open_graph", "open_store", "parse_file"]
 
 _EXTENSIONS: dict[str, ox.RdfFormat] = {
     ".ttl": ox.RdfFormat.TURTLE,
@@ -95,9 +93,10 @@ def open_graph(path: str | Path) -> ox.Store:
     """
     path = Path(path)
     if path.is_dir():
-        if is_store(path / STORE_FOLDER):
-            return open_store(path / STORE_FOLDER)
-        if (path / "graph.nt").is_file():
-            return parse_file(path / "graph.nt")
+        build = BuildFolder(path)
+        if is_store(build.store):
+            return open_store(build.store)
+        if build.ntriples.is_file():
+            return parse_file(build.ntriples)
         return open_store(path)
     return parse_file(path)

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
-__all__ = ["atomic_write"]
+__all__ = ["atomic_write", "fsync_folder"]
 
 
 def _create_temporary(final: Path) -> tuple[int, Path]:
@@ -48,7 +48,9 @@ def _create_temporary(final: Path) -> tuple[int, Path]:
             continue
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new entry in ``folder`` durable (POSIX; a no-op elsewhere, where folders
+    cannot be opened for it)."""
     if os.name != "posix":
         return
     fd = os.open(folder, os.O_RDONLY)
@@ -136,4 +138,4 @@ def atomic_write(
         tmp.unlink(missing_ok=True)
         raise
     if durable:
-        _fsync_folder(final.parent)
+        fsync_folder(final.parent)
