@@ -410,3 +410,12 @@ def test_a_metric_named_by_a_common_word_is_kept_as_written():
     text = "We propose KiteNet, which reaches an F-score of 0.8 on the held-out split."
     found = _one_sentence(text, {"KiteNet": "Method"}, own="KiteNet")
     assert [(r.value, r.metric_text) for r in found] == [("0.8", "F-score")]
+
+
+def test_respectively_leaves_mentions_that_form_no_list_alone():
+    text = "Fine-tuning HeronNet on ReefSet and testing on TideBank, KiteNet reaches 49.36 and 8.8 accuracy, respectively."
+    mentions = [_mention(n, text, label) for n, label in (("HeronNet", "Method"), ("KiteNet", "Method"), ("ReefSet", "Dataset"), ("TideBank", "Dataset"))]
+    subject = (mentions[1].start, mentions[1].end)  # the parse: KiteNet is the subject of "reaches"
+    found = find_results(text, [(0, len(text))], mentions, [Fact("proposes", None, mentions[1], (0, len(text)), "t", 0.9)], lambda _: subject)
+    assert [r.method.text for r in found] == ["KiteNet", "KiteNet"]
+    assert [r.dataset.text for r in found] != ["ReefSet", "TideBank"]

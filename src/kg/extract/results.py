@@ -85,6 +85,7 @@ _SPEED = re.compile(r"\b(?:faster|speed-?ups?|accelerat\w*)\b", re.IGNORECASE)
 _UNIT_RESULTS = frozenset({"%", "x", "points"})
 # What may stand between two numbers of one list: the first one's unit, then a comma or a conjunction.
 _LIST_GAP = re.compile(r"^\s*(?:%|\\%|x|×|points?|pp)?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:\$)?$", re.IGNORECASE)
+_COORDINATION = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?", re.IGNORECASE)
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 
 
@@ -400,10 +401,13 @@ def _respectively(
         return found
 
     def distinct(mentions: Iterable[Mention]) -> list[Mention]:
+        """The mentions as one coordinated list ("X, Y and Z"), or ``[]`` when they are no list."""
         seen: dict[str, Mention] = {}
         for mention in sorted(mentions, key=lambda m: m.start):
             seen.setdefault(mention.text.lower(), mention)
-        return list(seen.values())
+        items = list(seen.values())
+        gaps = (sentence[a.end - offset:b.start - offset] for a, b in zip(items, items[1:]))
+        return items if all(_COORDINATION.fullmatch(gap) for gap in gaps) else []
 
     paired = list(found)
     for kind in {r.kind for r in found}:
