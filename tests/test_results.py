@@ -336,3 +336,86 @@ def test_a_result_of_our_method_belongs_to_the_papers_own_method():
     extraction = Extraction("p", mentions=(lynx, ours), facts=(Fact("proposes", None, lynx, (0, 31), "t", 0.9),), results=(result,))
     resolved = resolve([Paper(id="p", abstract=text)], [extraction])
     assert [(r.method, r.value) for r in resolved.results] == [("method/lynxnet", "93.2")]
+
+
+# -- rules learned from the corpus train split (sentences invented) -------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        # the "d" ending "and" is no setting name: the second score of a pair is a candidate
+        ("HeronNet reaches 3.21 FID and 0.6437 Recall.", ["3.21", "0.6437"]),
+        # an integer after "on" or "in" counts what was tested
+        ("HeronNet improves accuracy on 10 policy models by 4.2%.", ["4.2"]),
+        # millimetres are a unit
+        ("HeronNet localises with an error of 1.41mm.", ["1.41"]),
+        # the base of a power and an identifier are no results
+        ("HeronNet runs in time 2^O(k) as shown in arXiv:1306.3727.", []),
+        ("HeronNet improves on the O*(2^O(sqrt k)) bound.", []),
+    ],
+)
+def test_number_candidates_learned_from_the_train_split(sentence, expected):
+    assert [c.value for c in number_candidates(sentence)] == expected
+
+
+def _one_sentence(text: str, names: dict[str, str], own: str | None = None) -> list[Result]:
+    """find_results over one sentence with the named mentions (text -> label) and ``own`` proposed."""
+    mentions = [_mention(name, text, label) for name, label in names.items()]
+    facts = [Fact("proposes", None, m, (0, len(text)), "t", 0.9) for m in mentions if m.text == own]
+    return find_results(text, [(0, len(text))], mentions, facts)
+
+
+def test_a_method_after_a_preposition_is_no_actor():
+    text = "Experiments on HeronNet and WrenGAN show gains of 4.2% in accuracy for our KiteNet."
+    found = _one_sentence(text, {"KiteNet": "Method", "HeronNet": "Method", "WrenGAN": "Method"}, own="KiteNet")
+    assert [(r.value, r.method.text) for r in found] == [("4.2", "KiteNet")]
+
+
+def test_a_method_before_the_clause_of_the_number_is_no_actor():
+    text = "HeronNet analysis shows that signal codes reach an error rate of 2.5% at most."
+    mentions = [_mention("HeronNet", text, "Method"), _mention("KiteNet", "We propose KiteNet. " + text, "Method")]
+    subject = (text.index("signal codes"), text.index("signal codes") + len("signal codes"))
+    own = Mention(0, 7, "Method", "KiteNet")
+    found = find_results(text, [(0, len(text))], [mentions[0], own], [Fact("proposes", None, own, (0, 7), "t", 0.9)], lambda _: subject)
+    assert [(r.value, r.method.text) for r in found] == [("2.5", "KiteNet")]
+
+
+def test_a_number_achieved_by_a_method_named_after_it_is_that_methods():
+    text = "KiteNet reaches 37.1% top-5 error, close to the 34.2% top-5 error achieved by a supervised HeronNet."
+    found = _one_sentence(text, {"KiteNet": "Method", "HeronNet": "Method"}, own="KiteNet")
+    assert [(r.value, r.method.text) for r in found] == [("37.1", "KiteNet"), ("34.2", "HeronNet")]
+
+
+def test_a_list_of_numbers_shares_the_kind_its_cue_gives_one_of_them():
+    text = "KiteNet achieves 6.56%, 4.76% and 5.82% improvements over HeronNet in accuracy."
+    found = _one_sentence(text, {"KiteNet": "Method", "HeronNet": "Method"}, own="KiteNet")
+    assert [(r.value, r.kind, r.compared_to and r.compared_to.text) for r in found] == [
+        ("6.56", "improvement", "HeronNet"), ("4.76", "improvement", "HeronNet"), ("5.82", "improvement", "HeronNet")]
+
+
+def test_respectively_pairs_the_lists_in_order():
+    text = "KiteNet and WrenNet reach 81.2% and 84.5% accuracy on ReefSet and TideBank, respectively."
+    found = _one_sentence(text, {"KiteNet": "Method", "WrenNet": "Method", "ReefSet": "Dataset", "TideBank": "Dataset"}, own="KiteNet")
+    assert [(r.value, r.method.text, r.dataset.text) for r in found] == [("81.2", "KiteNet", "ReefSet"), ("84.5", "WrenNet", "TideBank")]
+
+
+def test_respectively_pairs_the_references_and_leaves_a_base_model_out():
+    text = "KiteNet with HeronNet backbone is 24x and 3x more energy efficient than CoreA and CoreB, respectively."
+    found = _one_sentence(text, {"KiteNet": "Method", "HeronNet": "Method", "CoreA": "Method", "CoreB": "Method"}, own="KiteNet")
+    assert [(r.value, r.method.text, r.compared_to.text) for r in found] == [("24", "KiteNet", "CoreA"), ("3", "KiteNet", "CoreB")]
+
+
+def test_a_metric_named_by_a_common_word_is_kept_as_written():
+    text = "We propose KiteNet, which reaches an F-score of 0.8 on the held-out split."
+    found = _one_sentence(text, {"KiteNet": "Method"}, own="KiteNet")
+    assert [(r.value, r.metric_text) for r in found] == [("0.8", "F-score")]
+
+
+def test_respectively_leaves_mentions_that_form_no_list_alone():
+    text = "Fine-tuning HeronNet on ReefSet and testing on TideBank, KiteNet reaches 49.36 and 8.8 accuracy, respectively."
+    mentions = [_mention(n, text, label) for n, label in (("HeronNet", "Method"), ("KiteNet", "Method"), ("ReefSet", "Dataset"), ("TideBank", "Dataset"))]
+    subject = (mentions[1].start, mentions[1].end)  # the parse: KiteNet is the subject of "reaches"
+    found = find_results(text, [(0, len(text))], mentions, [Fact("proposes", None, mentions[1], (0, len(text)), "t", 0.9)], lambda _: subject)
+    assert [r.method.text for r in found] == ["KiteNet", "KiteNet"]
+    assert [r.dataset.text for r in found] != ["ReefSet", "TideBank"]

@@ -27,7 +27,7 @@ _CANDIDATE = re.compile(
     (?P<sign>[+\-\u2212±]\s?)?
     (?P<value>(?:{_NUM})(?:(?:%|\\%|x|×|X)?(?:-|–|—)(?:{_NUM}))?)
     (?P<unit>\s?(?:\\%|%|×|x\b|X\b|-fold\b|\s?fold\b|\s?times\b|\s?points?\b|\s?pp\b|\s?percentage\s+points?\b|
-        \s?ms\b|\s?s\b|\s?sec(?:onds?)?\b|\s?minutes?\b|\s?hours?\b|\s?[kKMGT]B\b|\s?dB\b|\s?FPS\b|\s?fps\b|\s?Hz\b))?
+        \s?ms\b|\s?s\b|\s?mm\b|\s?cm\b|\s?mJ\b|\s?mW\b|\s?sec(?:onds?)?\b|\s?minutes?\b|\s?hours?\b|\s?[kKMGT]B\b|\s?dB\b|\s?FPS\b|\s?fps\b|\s?Hz\b))?
     """,
     re.VERBOSE,
 )
@@ -37,7 +37,7 @@ _UNITS = {
     "sec": "s", "second": "s", "seconds": "s",
 }
 _URL = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:com|org|io|net)/\S*|\(cid:\d+\)")
-_MATH_BOUND = re.compile(r"\b[OΩΘo]\s*\(|\\(?:mathcal|Omega|Theta|tilde)\s*\{?\s*O?")
+_MATH_BOUND = re.compile(r"\b[OΩΘo]\*?\s*\(|\\(?:mathcal|Omega|Theta|tilde)\s*\{?\s*O?")
 # Nouns that make the number before them a size or a count, not a result.
 _SIZE_WORDS = re.compile(
     r"^\s*(?:[kKMBT]\b|thousand|million|billion|trillion|images?|samples?|examples?|instances?|documents?|sentences?|words?|"
@@ -48,7 +48,11 @@ _SIZE_WORDS = re.compile(
     r"[GMk]Hz|GHz|MHz|pixels?|processors?|machines?|workstations?|servers?|threads?|(?:x|×)\s*\d|"
     r"st\b|nd\b|rd\b|th\b|D\b|-D\b)"
 )
-_SETTING_BEFORE = re.compile(r"(?:top|Top|k|K|n|N|T|d|=|@|#|Section|Sec\.|Eq\.|Fig\.|Figure|Table|Appendix|Theorem|Lemma|step|stage|level|order|version|v)[\s-]*$")
+# A setting's name right before a number ("top-5", "k = 3", "Table 2"); a name must be a whole word, so
+# the "d" ending "and" does not make "and 0.64 Recall" a setting.
+_SETTING_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?:top|Top|k|K|n|N|T|d|Section|Sec\.|Eq\.|Fig\.|Figure|Table|Appendix|Theorem|Lemma|step|stage|level|order|version|v)|=|@|#)[\s-]*$"
+)
 
 
 @dataclass(frozen=True)
@@ -126,12 +130,16 @@ def number_candidates(sentence: str) -> list[NumberCandidate]:
             continue
         if _in_spans(start, urls) or _in_spans(start, bounds):
             continue
+        if after[:1] == "^" or re.search(r"[A-Za-z]:$", before):
+            continue  # the base of a power ("2^O(k)") or an identifier ("arXiv:1306.3727")
         if prev == "(" and after[:1] == ")" and not unit_raw and re.fullmatch(r"\d{1,2}", value):
             continue  # "(1)": a list marker or a citation
         if re.fullmatch(r"(?:19|20)\d\d", value) and not unit_raw:
             continue  # a year
         if _SETTING_BEFORE.search(before) and not unit_raw:
             continue
+        if not unit_raw and "." not in value and re.search(r"\b(?:on|in|across|among)\s+$", before):
+            continue  # "on 10 policy models", "in 5 languages": a count of what was tested
         if not unit_raw and _SIZE_WORDS.match(after):
             continue
         if re.match(r"^\s?(?:[kKMB]|-bit|-shot|-way|-layer)\b", after) and unit_raw in ("", "x"):

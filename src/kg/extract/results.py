@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kg.extract.annotations import extractor_name
@@ -47,7 +48,7 @@ _RESULT_CUES = re.compile(
     r"\b(?:achiev|obtain|reach|attain|score|accura|improv|outperform|surpass|exceed|beat|reduc|decreas|increas|lower|higher|"
     r"faster|speed|gain|boost|error|precision|recall|F1|BLEU|ROUGE|AUC|mAP|AP\b|top-1|perplexity|state-of-the-art|SOTA|"
     r"relative|absolute|margin|better|fewer|less|saving|cut|rate|success|win|rank|yield|deliver|match|retain|recover|"
-    r"compress|throughput|latency|memory|cost|time)",
+    r"compress|throughput|latency|memory|cost|time|efficien)",
     re.IGNORECASE,
 )
 _RESOURCE = re.compile(
@@ -82,6 +83,10 @@ _OWN = re.compile(r"\b(?:we|our|ours|proposed|this (?:method|approach|model|fram
 _FROM_TO = re.compile(r"\bfrom\s+\S*$", re.IGNORECASE)
 _SPEED = re.compile(r"\b(?:faster|speed-?ups?|accelerat\w*)\b", re.IGNORECASE)
 _UNIT_RESULTS = frozenset({"%", "x", "points"})
+# What may stand between two numbers of one list: the first one's unit, then a comma or a conjunction.
+_LIST_GAP = re.compile(r"^\s*(?:%|\\%|x|×|points?|pp)?\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:\$)?$", re.IGNORECASE)
+_COORDINATION = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?", re.IGNORECASE)
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 
 
 def result_kind(sentence: str, candidate: NumberCandidate, metric: str | None) -> str:
@@ -104,6 +109,28 @@ def result_kind(sentence: str, candidate: NumberCandidate, metric: str | None) -
     if candidate.signed or candidate.unit == "points" or _IMPROVEMENT_BEFORE.search(before) or _IMPROVEMENT_AFTER.match(after):
         return "improvement"
     return "absolute"
+
+
+# Metrics named by a common word, for a number no Metric mention is near ("an F-score of 0.8").
+_METRIC_WORD = re.compile(
+    r"\b(?:(?:top-\d\s+|mean\s+|average\s+|classification\s+|detection\s+|test\s+|word\s+|phone\s+|character\s+)?"
+    r"(?:accuracy|error(?:\s+rate)?|F1(?:[\s-]score)?|F-?(?:score|measure|value)|BLEU|ROUGE(?:-\w+)?|AUC|AUROC|mAP|mIoU|IoU|precision|recall|"
+    r"perplexity|WER|CER|exact match|success rate|PSNR|SSIM|FID|correlation))\b",
+    re.IGNORECASE,
+)
+
+
+def _metric_word(sentence: str, start: int, end: int) -> str | None:
+    """The metric word nearest a number within its clause (no ``;`` or ``:`` between), as written."""
+    best, distance = None, None
+    for match in _METRIC_WORD.finditer(sentence):
+        between = sentence[match.end():start] if match.end() <= start else sentence[end:match.start()] if match.start() >= end else None
+        if between is None or re.search(r"[;:]|\d", between) or len(between) > 40:
+            continue
+        gap = len(between)
+        if distance is None or gap < distance:
+            best, distance = match.group(0), gap
+    return best
 
 
 def _nearest(mentions: Iterable[Mention], start: int, end: int, *, prefer_after: bool = False) -> Mention | None:
@@ -144,17 +171,49 @@ def _compared(sentence: str, offset: int, methods: Sequence[Mention]) -> Mention
     return None
 
 
-def _subject_method(sentence: str, offset: int, candidate_start: int, methods: Sequence[Mention], reference: Mention | None) -> Mention | None:
-    """A method named before the number, outside the comparison, as the sentence's actor."""
-    before = [m for m in methods if m.end <= candidate_start and m != reference]
+# Words after which a mention is a setting, a base model, a dataset or an example, not the actor:
+# "Experiments on X", "with X backbone", "models such as X", "including X".
+_MODIFIER_BEFORE = re.compile(
+    r"\b(?:with|using|of|by|from|on|in|at|for|across|over|under|via|through|into|including|like|such\s+as|e\.g\.,?)\s+"
+    r"(?:(?:the|a|an|its|their|this|these|both)\s+)?$",
+    re.IGNORECASE,
+)
+_PREPOSITION = re.compile(r"\b(?:with|using|of|on|in|at|for|across|over|under|via|through|including|such\s+as|than)\b", re.IGNORECASE)
+# "the 34.2% error achieved by X": the number names its own actor after it.
+_ACHIEVED_BY = re.compile(
+    r"^(?:\s*(?:%|\\%|points?))?[^,;:()]{0,40}?\b(?:achieved|obtained|reached|attained|reported|scored|produced|given|yielded)\s+by\s+"
+    r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,3}$",
+    re.IGNORECASE,
+)
+
+
+def _subject_method(
+    sentence: str, offset: int, candidate_start: int, methods: Sequence[Mention], reference: Mention | None,
+    clause: tuple[int, int] | None = None,
+) -> Mention | None:
+    """A method named before the number, outside the comparison, as the sentence's actor.
+
+    With the clause's subject known (``clause``, from the parse), a method before
+    that subject belongs to another clause ("X shows that Y reaches 90%") and is
+    passed over.
+    """
+    before = [m for m in methods if m.end <= candidate_start and m != reference and (clause is None or m.start >= clause[0])]
     if not before:
         return None
     first = min(before, key=lambda m: m.start)
     # Only a method at the head of its clause acts: "X achieves", "On Y, X reaches", not "than X".
     head = sentence[: first.start - offset]
-    if _COMPARISON.search(head[-25:]) or re.search(r"\b(?:with|using|of|by|from)\s+(?:the\s+)?$", head):
+    if _COMPARISON.search(head[-25:]) or _MODIFIER_BEFORE.search(head):
         return None
     return first
+
+
+def _achieved_by(sentence: str, offset: int, candidate_end: int, methods: Sequence[Mention]) -> Mention | None:
+    """The method a passive "achieved by X" right after the number names ("the 34.2% error achieved by X")."""
+    for mention in sorted(methods, key=lambda m: m.start):
+        if candidate_end <= mention.start - offset <= candidate_end + 80 and _ACHIEVED_BY.match(sentence[candidate_end:mention.start - offset]):
+            return mention
+    return None
 
 
 def _by_subject(
@@ -165,7 +224,11 @@ def _by_subject(
     method for "we", "our method", "the proposed ..."; ``None`` when the subject says nothing."""
     if span is None:
         return None
-    inside = [m for m in methods if span[0] <= m.start and m.end <= span[1] and m != reference]
+    # "Experiments on X", "The combination of X and Y": a method after a preposition in the subject does not act.
+    inside = [
+        m for m in methods
+        if span[0] <= m.start and m.end <= span[1] and m != reference and not _PREPOSITION.search(text[span[0]:m.start])
+    ]
     if inside:
         return min(inside, key=lambda m: m.start), None
     words = text[span[0]:span[1]]
@@ -219,6 +282,7 @@ def find_results(
         datasets = [m for m in inside if m.label == "Dataset"]
         tasks = [m for m in inside if m.label == "Task"]
         reference = _compared(sentence, start, methods)
+        first_here = len(results)
         for candidate in candidates:
             at, until = start + candidate.start, start + candidate.end
             metric = _nearest(metrics, at, until, prefer_after=True)
@@ -249,13 +313,19 @@ def find_results(
                 metric_text = metric.text if metric is not None else None
             if metric_text is None and results and results[-1].sentence == (start, end) and results[-1].kind == kind:
                 metric, metric_text = results[-1].metric, results[-1].metric_text  # a list of numbers shares its metric
+            if metric_text is None and kind != "relative":
+                metric_text = _metric_word(sentence, candidate.start, candidate.end)
             own = main[0] if main else None
-            named = _by_subject(subject_of(at) if subject_of else None, text, methods, own, reference)
+            clause = subject_of(at) if subject_of else None
+            named = _by_subject(clause, text, methods, own, reference)
             method_text = None
-            if named is not None:
+            passive = _achieved_by(sentence, start, candidate.end, methods)
+            if passive is not None and passive != reference:
+                method = passive
+            elif named is not None:
                 method, method_text = named
             else:
-                actor = _subject_method(sentence, start, at, methods, reference)
+                actor = _subject_method(sentence, start, at, methods, reference, clause)
                 method = actor if actor is not None and (own is None or not _OWN.search(sentence[: actor.start - start])) else own
             if _FROM_TO.search(sentence[max(0, candidate.start - 12):candidate.start]):
                 method = reference  # "from 70.1% to 75.3%": the first value is the reference's
@@ -286,7 +356,80 @@ def find_results(
                     method_text=method_text,
                 )
             )
+        results[first_here:] = _list_kinds(text, results[first_here:])
+        results[first_here:] = _respectively(sentence, start, results[first_here:], methods, datasets, reference)
     return results
+
+
+def _list_kinds(text: str, found: list[Result]) -> list[Result]:
+    """One kind for a list of numbers: "an improvement of 1.84%, 0.67% and 0.60%" and "6.56%,
+    4.76%, 5.82% improvements" are improvements all, though the cue stands by one number only.
+
+    A list is a run of numbers of one unit separated by a comma or a conjunction
+    alone; when its numbers are absolute but for one other kind, all take that kind.
+    """
+    runs: list[list[int]] = []
+    for i, result in enumerate(found):
+        if runs and found[runs[-1][-1]].unit == result.unit and _LIST_GAP.match(text[found[runs[-1][-1]].end:result.start]):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    unified = list(found)
+    for run in runs:
+        kinds = {found[i].kind for i in run} - {"absolute"}
+        if len(run) > 1 and len(kinds) == 1:
+            kind = kinds.pop()
+            model = next(found[i] for i in run if found[i].kind == kind)
+            for i in run:
+                if found[i].kind != kind:
+                    unified[i] = replace(found[i], kind=kind, compared_to=model.compared_to, compared_text=model.compared_text)
+    return unified
+
+
+def _respectively(
+    sentence: str, offset: int, found: list[Result], methods: Sequence[Mention], datasets: Sequence[Mention], reference: Mention | None
+) -> list[Result]:
+    """Pair a "respectively" sentence's lists in order: "A and B reach 80% and 85% on X and Y,
+    respectively" gives 80% to A on X and 85% to B on Y.
+
+    Each group of the sentence's results of one kind is paired with the datasets,
+    the methods named before its first number (the actors) and the methods after
+    a comparison word (the references) when that list is exactly as long as the
+    group; a list of another length is left alone.
+    """
+    if not _RESPECTIVELY.search(sentence) or len(found) < 2:
+        return found
+
+    def distinct(mentions: Iterable[Mention]) -> list[Mention]:
+        """The mentions as one coordinated list ("X, Y and Z"), or ``[]`` when they are no list."""
+        seen: dict[str, Mention] = {}
+        for mention in sorted(mentions, key=lambda m: m.start):
+            seen.setdefault(mention.text.lower(), mention)
+        items = list(seen.values())
+        gaps = (sentence[a.end - offset:b.start - offset] for a, b in zip(items, items[1:]))
+        return items if all(_COORDINATION.fullmatch(gap) for gap in gaps) else []
+
+    paired = list(found)
+    for kind in {r.kind for r in found}:
+        group = [i for i, r in enumerate(found) if r.kind == kind]
+        if len(group) < 2:
+            continue
+        first = found[group[0]].start
+        cue = next((offset + m.end() for m in _COMPARISON.finditer(sentence) if offset + m.end() > first), None)
+        lists = {
+            "dataset": distinct(datasets),
+            "method": distinct(
+                m for m in methods if m.end <= first and m != reference and not _MODIFIER_BEFORE.search(sentence[: m.start - offset])
+            ),
+            "compared_to": distinct(m for m in methods if cue is not None and m.start >= cue) if kind != "absolute" else [],
+        }
+        for field, mentions in lists.items():
+            if len(mentions) == len(group):
+                for i, mention in zip(group, mentions):
+                    paired[i] = replace(paired[i], **{field: mention})
+                    if field == "compared_to":
+                        paired[i] = replace(paired[i], compared_text=mention.text)
+    return paired
 
 
 def parse_subjects(doc: object) -> SubjectOf:
