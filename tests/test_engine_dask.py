@@ -125,7 +125,7 @@ def test_a_killed_worker_is_replaced_and_the_build_is_unchanged(small_corpus, sm
     killer = threading.Thread(target=kill_one_worker_after_first_partition)
     try:
         killer.start()
-        args = ["build", str(small_corpus), "--out", str(out), "--engine", "dask", "--scheduler", cluster.scheduler_address, "--partitions", "12"]
+        args = ["build", str(small_corpus), "--out", str(out), "--engine", "dask", "--scheduler", cluster.scheduler_address, "--partitions", "7"]
         assert main(args) == 0
         killer.join()
     finally:
