@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import json
+import os
+import pickle
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +20,20 @@ SEEDS = sorted((SHARED / "seeds").glob("*.txt"))
 SCIERC = SHARED / "data" / "scierc"
 
 needs_seeds = pytest.mark.skipif(not SEEDS, reason="../shared/seeds is not present")
+
+#: Fixtures that run a whole build: a test using one is slow, and must say so (``pytest -m "not slow"`` is the quick loop).
+BUILD_FIXTURES = frozenset({"seed_build", "small_build", "small_corpus"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Refuse to run when a test uses a build fixture without ``@pytest.mark.slow``."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if BUILD_FIXTURES & set(getattr(item, "fixturenames", ())) and item.get_closest_marker("slow") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError("these tests run a whole build but are not marked slow: " + ", ".join(unmarked))
 
 
 def tiny_resolution() -> tuple[list[Paper], Resolution]:
@@ -51,11 +71,100 @@ def tiny_graph():
 CORPUS = REPO / "examples" / "corpus"
 
 
+@functools.cache
+def shared_pipeline(*, trained: bool = True, scores: bool = True):
+    """``load_pipeline(trained=..., scores=...)``, loaded once per test process for each pair of options.
+
+    A spaCy load takes seconds; the tests only run texts through the pipeline, so one serves them all.
+    """
+    from kg.extract import load_pipeline
+
+    return load_pipeline(trained=trained, scores=scores)
+
+
+def shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """``name``, made by ``make(folder)`` once per test run and shared by every pytest-xdist worker.
+
+    A session fixture runs once per worker: two workers would each build the
+    same corpus. The first to take the lock makes the folder in the run's
+    temporary root (common to the workers) and marks it done; the others wait
+    and reuse it. A folder left without the mark (a failed ``make``) is made
+    again. Tests only read what this returns; one that changes a build copies it.
+    """
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # popen-gwN's parent: this run's root, the same for every worker
+    folder = root / name
+    done = root / f"{name}.done"
+    with FileLock(root / f"{name}.lock"):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
+def _build_with_report(inputs: list[Path], cache: Path | None = None) -> Callable[[Path], None]:
+    """A ``make`` for :func:`shared_folder`: build ``inputs`` into ``folder/build``, keep the report beside it.
+
+    With ``cache`` (another build's ``cache/``, copied first) the papers it holds are not extracted again.
+    """
+
+    def make(folder: Path) -> None:
+        import kg
+
+        if cache is not None:
+            shutil.copytree(cache, folder / "build" / "cache")
+        report = kg.build([str(i) for i in inputs], folder / "build")
+        (folder / "report.pickle").write_bytes(pickle.dumps(report))
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def seed_build(tmp_path_factory):
-    """One full build of the bundled example corpus, shared by every test that reads it."""
-    import kg
+    """One full build of the bundled example corpus, shared by every test (and every worker) that reads it."""
+    folder = shared_folder(tmp_path_factory, "seeds", _build_with_report([CORPUS]))
+    return folder / "build", pickle.loads((folder / "report.pickle").read_bytes())
 
-    out = tmp_path_factory.mktemp("seeds") / "build"
-    report = kg.build([str(CORPUS)], out)
-    return out, report
+
+#: Papers in the small corpus: four batches of 32 for two local workers (two still running when two
+#: are done), eight Dask partitions.
+SMALL_PAPERS = 128
+
+
+def _write_small_corpus(folder: Path) -> None:
+    from kg.readers import read_inputs
+
+    unique: dict[str, Paper] = {}
+    for item in read_inputs([CORPUS]):
+        if isinstance(item, Paper):
+            unique.setdefault(item.id, item)
+    papers = sorted(unique.values(), key=lambda p: p.id)[:SMALL_PAPERS]
+    lines = (json.dumps({"id": p.id, "abstract": p.abstract}) + "\n" for p in papers)
+    (folder / "small.jsonl").write_text("".join(lines), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def small_corpus(tmp_path_factory) -> Path:
+    """:data:`SMALL_PAPERS` distinct papers of the example corpus (the first by id), as one JSON-lines file.
+
+    For the tests that run a real build only to compare it with a reference
+    (kill a worker, stop one, resume after a kill, a Dask build): what they
+    check (retries, resumption, identical bytes) shows on 128 papers as on 215.
+    """
+    return shared_folder(tmp_path_factory, "small-corpus", _write_small_corpus) / "small.jsonl"
+
+
+@pytest.fixture(scope="session")
+def small_build(tmp_path_factory, small_corpus, seed_build):
+    """A plain build of :func:`small_corpus`, the reference those tests compare with; (folder, report).
+
+    Its extractions come from the seed build's cache (a cached build writes what an uncached one does:
+    ``test_build_e2e`` checks it), so it costs an export, not another extraction.
+    """
+    folder = shared_folder(tmp_path_factory, "small-build", _build_with_report([small_corpus], seed_build[0] / "cache"))
+    return folder / "build", pickle.loads((folder / "report.pickle").read_bytes())

@@ -3,7 +3,8 @@
 The lock race and the kill test use the stub engine (``tests/stub_engine.py``),
 with real extractions taken from the seed build's cache, so that they need no
 spaCy per run and stay within a minute or two; the worker tests run the real
-pipeline.
+pipeline on the small corpus (conftest's ``small_corpus``, 128 of the example's papers) and compare
+with its plain build (``small_build``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from kg.engines import ENGINES
 from kg.pipeline.cache import FolderCache
 
 from . import stub_engine
-from .conftest import CORPUS, REPO
+from .conftest import REPO
 
 pytestmark = pytest.mark.slow
 
@@ -249,8 +250,8 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _start_with_workers(out: Path, papers_done: int, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, list[int]]:
-    command = [sys.executable, "-m", "kg.cli", "build", str(CORPUS), "--out", str(out), "--workers", "2"]
+def _start_with_workers(corpus: Path, out: Path, papers_done: int, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, list[int]]:
+    command = [sys.executable, "-m", "kg.cli", "build", str(corpus), "--out", str(out), "--workers", "2"]
     child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and child.poll() is None:
@@ -261,21 +262,21 @@ def _start_with_workers(out: Path, papers_done: int, env: dict[str, str] | None 
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_killed_worker_is_replaced_and_the_graph_is_the_same(seed_build, tmp_path):
+def test_a_killed_worker_is_replaced_and_the_graph_is_the_same(small_corpus, small_build, tmp_path):
     out = tmp_path / "out"
-    child, workers = _start_with_workers(out, 33)
+    child, workers = _start_with_workers(small_corpus, out, 33)
     assert workers, "no worker processes found"
     os.kill(workers[0], signal.SIGKILL)
     _, err = child.communicate(timeout=600)
     assert child.returncode == 0, err
     assert "worker died; retrying" in err
-    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+    assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and PR_SET_PDEATHSIG")
-def test_workers_die_with_their_parent(tmp_path):
+def test_workers_die_with_their_parent(small_corpus, tmp_path):
     out = tmp_path / "out"
-    child, workers = _start_with_workers(out, 1)
+    child, workers = _start_with_workers(small_corpus, out, 1)
     assert workers, "no worker processes found"
     child.kill()
     child.wait()
@@ -302,22 +303,22 @@ def _lock_is_free(out: Path) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_stopped_worker_is_killed_and_its_papers_retried(seed_build, tmp_path):
+def test_a_stopped_worker_is_killed_and_its_papers_retried(small_corpus, small_build, tmp_path):
     out = tmp_path / "out"
-    child, workers = _start_with_workers(out, 33, {"KG_STALL_FLOOR": "10"})
+    child, workers = _start_with_workers(small_corpus, out, 33, {"KG_STALL_FLOOR": "10"})
     assert workers, "no worker processes found"
     os.kill(workers[0], signal.SIGSTOP)
     _, err = child.communicate(timeout=600)
     assert child.returncode == 0, err
     assert "made no progress" in err and "Traceback" not in err
     assert not _alive(workers[0])
-    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+    assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_batch_that_stalls_twice_fails_the_build_in_one_line_and_frees_the_lock(tmp_path):
+def test_a_batch_that_stalls_twice_fails_the_build_in_one_line_and_frees_the_lock(small_corpus, tmp_path):
     out = tmp_path / "out"
-    child, workers = _start_with_workers(out, 33, {"KG_STALL_FLOOR": "5"})
+    child, workers = _start_with_workers(small_corpus, out, 33, {"KG_STALL_FLOOR": "5"})
     assert workers, "no worker processes found"
     for pid in workers:
         os.kill(pid, signal.SIGSTOP)
@@ -342,9 +343,9 @@ def test_a_batch_that_stalls_twice_fails_the_build_in_one_line_and_frees_the_loc
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_sigterm_stops_the_workers_and_leaks_no_semaphore(tmp_path):
+def test_sigterm_stops_the_workers_and_leaks_no_semaphore(small_corpus, tmp_path):
     out = tmp_path / "out"
-    child, workers = _start_with_workers(out, 33)
+    child, workers = _start_with_workers(small_corpus, out, 33)
     assert workers, "no worker processes found"
     child.send_signal(signal.SIGTERM)
     _, err = child.communicate(timeout=120)

@@ -8,6 +8,8 @@ import pytest
 
 from kg.resolve.normalise import compact, display, normalise, slugify, tokens
 
+from .conftest import shared_pipeline
+
 DISTINCT = ["C", "C#", "C--", "C++", "F#", ".NET", "a-Net", "α-Net", "A-Net", "Ω-Net", "O-Net", "Net", "β-VAE", "VAE"]
 
 
@@ -62,12 +64,12 @@ TEXTS = [
 @pytest.mark.slow
 def test_distinct_names_become_distinct_entities():
     """Through extraction and resolution: each name is its own entity, none is cut to "Net"."""
-    from kg.extract import extract, load_pipeline
+    from kg.extract import extract
     from kg.model import Paper
     from kg.resolve import resolve
 
     papers = [Paper(id=f"p{i}", abstract=text) for i, text in enumerate(TEXTS)]
-    extractions = list(extract(papers, load_pipeline()))
+    extractions = list(extract(papers, shared_pipeline()))
     labels = {entity.label: entity for entity in resolve(papers, extractions).entities if entity.type == "Method"}
     for name in ("α-Net", "A-Net", "Ω-Net", "O-Net", "C#", "C--", "F#", ".NET", "β-VAE", "ResNet 50", "VGG 16"):
         assert name in labels, sorted(labels)

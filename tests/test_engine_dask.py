@@ -1,4 +1,9 @@
-"""The Dask engine: same bytes as a local build, survives a killed worker, clean errors without Dask."""
+"""The Dask engine: same bytes as a local build, survives a killed worker, clean errors without Dask.
+
+The identity test builds the whole example corpus and compares it with the seed build; the kill and stop
+tests run on conftest's ``small_corpus`` (128 of its papers, still 8 partitions) and compare with that
+corpus's plain local build, ``small_build``.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from kg.cli import main
 from kg.engines.dask_engine import WorkerError, partition_count, split
 from kg.errors import UserError
 
-from .conftest import CORPUS
+from .conftest import CORPUS, SMALL_PAPERS
 
 needs_dask = pytest.mark.skipif(find_spec("distributed") is None, reason="the dask extra is not installed")
 
@@ -100,7 +105,7 @@ def test_dask_build_equals_local_build(seed_build, tmp_path, capsys):
 
 @pytest.mark.slow
 @needs_dask
-def test_a_killed_worker_is_replaced_and_the_build_is_unchanged(seed_build, tmp_path):
+def test_a_killed_worker_is_replaced_and_the_build_is_unchanged(small_corpus, small_build, tmp_path):
     """SIGKILL one worker once the first partition is cached; Dask reschedules what it held."""
     import distributed
 
@@ -120,22 +125,22 @@ def test_a_killed_worker_is_replaced_and_the_build_is_unchanged(seed_build, tmp_
     killer = threading.Thread(target=kill_one_worker_after_first_partition)
     try:
         killer.start()
-        args = ["build", str(CORPUS), "--out", str(out), "--engine", "dask", "--scheduler", cluster.scheduler_address, "--partitions", "12"]
+        args = ["build", str(small_corpus), "--out", str(out), "--engine", "dask", "--scheduler", cluster.scheduler_address, "--partitions", "7"]
         assert main(args) == 0
         killer.join()
     finally:
         client.close()
         cluster.close()
-    assert killed and killed[0] < 215  # the worker died mid-build, with partitions still to do
-    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+    assert killed and killed[0] < SMALL_PAPERS  # the worker died mid-build, with partitions still to do
+    assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()
 
 
 @pytest.mark.slow
 @needs_dask
-def test_a_killed_client_resumes_from_the_cache(seed_build, tmp_path, capsys):
+def test_a_killed_client_resumes_from_the_cache(small_corpus, small_build, tmp_path, capsys):
     """SIGKILL the build (and the cluster it started) mid-way; the re-run extracts only what is missing."""
     out = tmp_path / "dask"
-    args = ["build", str(CORPUS), "--out", str(out), "--engine", "dask", "--workers", "2"]
+    args = ["build", str(small_corpus), "--out", str(out), "--engine", "dask", "--workers", "2"]
     child = subprocess.Popen([sys.executable, "-m", "kg.cli", "--quiet", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and len(list(out.glob("cache/*/*.json"))) < 20 and child.poll() is None:
@@ -143,10 +148,10 @@ def test_a_killed_client_resumes_from_the_cache(seed_build, tmp_path, capsys):
     os.killpg(child.pid, signal.SIGKILL)  # its own process group: the client and its workers
     child.wait()
     cached = len(list(out.glob("cache/*/*.json")))
-    assert 20 <= cached < 215 and not (out / "graph.nt").exists()
+    assert 20 <= cached < SMALL_PAPERS and not (out / "graph.nt").exists()
     assert main(args) == 0
-    assert f"({215 - cached} extracted, {cached} from cache)" in capsys.readouterr().err
-    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+    assert f"({SMALL_PAPERS - cached} extracted, {cached} from cache)" in capsys.readouterr().err
+    assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()
 
 
 @pytest.mark.slow
@@ -162,11 +167,11 @@ def test_a_catalogue_error_on_a_worker_reaches_the_user_as_itself(tmp_path, caps
 @pytest.mark.slow
 @needs_dask
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_stopped_worker_is_killed_and_its_partition_run_again(seed_build, tmp_path):
+def test_a_stopped_worker_is_killed_and_its_partition_run_again(small_corpus, small_build, tmp_path):
     """SIGSTOP one worker of the cluster kg starts once a partition is cached (issue 27, item 4): it hung the build."""
     out = tmp_path / "dask"
     env = {**os.environ, "KG_STALL_FLOOR": "10"}
-    command = [sys.executable, "-m", "kg.cli", "build", str(CORPUS), "--out", str(out), "--engine", "dask", "--workers", "2"]
+    command = [sys.executable, "-m", "kg.cli", "build", str(small_corpus), "--out", str(out), "--engine", "dask", "--workers", "2"]
     child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and child.poll() is None and not list(out.glob("cache/*/*.json")):
@@ -182,4 +187,4 @@ def test_a_stopped_worker_is_killed_and_its_partition_run_again(seed_build, tmp_
     _, err = child.communicate(timeout=900)
     assert child.returncode == 0, err
     assert "made no progress" in err and "Traceback" not in err
-    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+    assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()

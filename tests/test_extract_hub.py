@@ -10,6 +10,8 @@ from kg.extract.confidences import DATA_DIR, fact_confidences_v1, read_confidenc
 from kg.extract.cues import hub_cues_v1
 from kg.model import Fact, Rule
 
+from .conftest import shared_pipeline
+
 
 def triples(facts: tuple[Fact, ...]) -> set[tuple[str, str | None, str]]:
     return {(f.relation, f.subject.text if f.subject else None, f.object.text) for f in facts}
@@ -43,9 +45,7 @@ def test_hub_cues_are_lower_case_words() -> None:
 
 @pytest.fixture(scope="module")
 def pipeline():
-    from kg.extract import load_pipeline
-
-    return load_pipeline(trained=False)
+    return shared_pipeline(trained=False)
 
 
 @pytest.mark.slow
@@ -190,9 +190,7 @@ def test_a_studied_method_beats_a_bare_our_approach(pipeline) -> None:
 
 @pytest.mark.slow
 def test_a_trained_task_span_right_after_for_is_a_gated_candidate() -> None:
-    from kg.extract import load_pipeline
-
-    doc = load_pipeline(scores=False)("We propose QuillNet. In this paper, we use QuillNet for covariate balancing of archives.")
+    doc = shared_pipeline(scores=False)("We propose QuillNet. In this paper, we use QuillNet for covariate balancing of archives.")
     found = {(f.relation, f.object.text): f for f in doc._.kg_facts if f.subject is not None}
     fact = found[("addresses", "covariate balancing of archives")]
     assert fact.extractor.endswith("#" + Rule.HUB_TASK_TRAINED.value) and fact.confidence == fact_confidences_v1()[Rule.HUB_TASK_TRAINED]

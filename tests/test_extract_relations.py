@@ -15,6 +15,8 @@ from kg.extract.relations import dedupe, embedded_task, find_relations, list_mem
 from kg.extract.structure import MentionIndex, proposals
 from kg.model import Fact, Mention
 
+from .conftest import shared_pipeline
+
 HEADS, PATTERNS, CUES = mention_heads_v1(), contribution_patterns_v1(), relation_cues_v1()
 
 # "We propose FooNet , a framework for image classification ."
@@ -83,9 +85,7 @@ def test_dedupe_keeps_the_most_confident() -> None:
 
 @pytest.fixture(scope="module")
 def pipeline():
-    from kg.extract import load_pipeline
-
-    return load_pipeline(trained=False)
+    return shared_pipeline(trained=False)
 
 
 def facts_of(pipeline, text: str) -> set[tuple[str, str | None, str]]:

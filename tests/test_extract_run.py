@@ -13,6 +13,8 @@ from kg.extract.components import AcronymFinder
 from kg.extract.loader import COMPONENTS, install_error_handler
 from kg.model import Extraction, Mention, Paper, Rule
 
+from .conftest import shared_pipeline
+
 TEXT = "We build Local Support Learning (LSL) on ImageNet. Code: https://github.com/a/lsl."
 
 
@@ -148,8 +150,6 @@ def test_extractor_names_carry_the_version_and_the_rule() -> None:
 
 @pytest.mark.slow
 def test_two_workers_give_the_same_extractions() -> None:
-    from kg.extract import load_pipeline
-
-    nlp = load_pipeline(trained=False)
+    nlp = shared_pipeline(trained=False)
     papers = [Paper(id=str(i), abstract=f"We propose FooNet{i}. It beats BERT on GLUE. {TEXT}") for i in range(6)]
     assert list(extract(papers, nlp, workers=2, batch_size=2)) == list(extract(papers, nlp))

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from kg.model import Paper, content_id
-from tests.conftest import SEEDS, needs_seeds
+from tests.conftest import SEEDS, needs_seeds, shared_pipeline
 
 
 def seed_papers() -> list[Paper]:
@@ -24,11 +24,11 @@ def seed_papers() -> list[Paper]:
 @pytest.mark.slow
 @needs_seeds
 def test_seed_bars_without_component_failures(caplog: pytest.LogCaptureFixture) -> None:
-    from kg.extract import extract, load_pipeline
+    from kg.extract import extract
 
     papers = seed_papers()
     with caplog.at_level(logging.WARNING, logger="kg.extract"):
-        extractions = list(extract(papers, load_pipeline(trained=False)))
+        extractions = list(extract(papers, shared_pipeline(trained=False)))
     assert not caplog.records, caplog.records[0].getMessage()
     counts: Counter[str] = Counter()
     proposing = 0

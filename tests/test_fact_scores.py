@@ -13,6 +13,8 @@ from kg.extract.annotations import as_tuple
 from kg.extract.pairs import PairModel, candidates, group_things, read_pair_model, rescored
 from kg.model import Acronym, Mention
 
+from .conftest import shared_pipeline
+
 TEXT = (
     "We propose QuillNet, a framework for handwriting recognition. "
     "QuillNet employs BERT to encode strokes. Experiments on IAM-Lines show that QuillNet beats InkRNN."
@@ -21,9 +23,7 @@ TEXT = (
 
 @pytest.fixture(scope="module")
 def pipeline():
-    from kg.extract import load_pipeline
-
-    return load_pipeline(scores=False)
+    return shared_pipeline(scores=False)
 
 
 def _parts(doc):
@@ -78,11 +78,9 @@ def test_relation_facts_take_the_models_score_and_proposals_keep_theirs(pipeline
 
 @pytest.mark.slow
 def test_the_pipeline_runs_the_scorer_with_the_trained_components_only() -> None:
-    from kg.extract import load_pipeline
-
-    assert load_pipeline().pipe_names[-1] == "kg_fact_scores"
-    assert "kg_fact_scores" not in load_pipeline(scores=False).pipe_names
-    assert "kg_fact_scores" not in load_pipeline(trained=False).pipe_names
+    assert shared_pipeline().pipe_names[-1] == "kg_fact_scores"
+    assert "kg_fact_scores" not in shared_pipeline(scores=False).pipe_names
+    assert "kg_fact_scores" not in shared_pipeline(trained=False).pipe_names
 
 
 @pytest.mark.slow

@@ -17,8 +17,6 @@ from kg.buildfolder import LOCK
 from kg.errors import UserError
 from kg.io import folder_lock
 
-from .conftest import CORPUS
-
 pytestmark = pytest.mark.slow
 
 
@@ -26,7 +24,7 @@ def _snapshot(out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file() and p.name != LOCK}
 
 
-def test_sigkill_mid_build_keeps_outputs_and_resumes(seed_build, tmp_path):
+def test_sigkill_mid_build_keeps_outputs_and_resumes(small_corpus, small_build, tmp_path):
     out = tmp_path / "build"
     small = tmp_path / "small.jsonl"
     small.write_text(
@@ -37,7 +35,7 @@ def test_sigkill_mid_build_keeps_outputs_and_resumes(seed_build, tmp_path):
     before = _snapshot(out)
     cached_before = len(list((out / "cache").rglob("*.json")))
 
-    child = subprocess.Popen([sys.executable, "-m", "kg.cli", "--quiet", "build", str(CORPUS), "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen([sys.executable, "-m", "kg.cli", "--quiet", "build", str(small_corpus), "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and len(list((out / "cache").rglob("*.json"))) < cached_before + 20:
         time.sleep(0.2)
@@ -47,9 +45,9 @@ def test_sigkill_mid_build_keeps_outputs_and_resumes(seed_build, tmp_path):
     assert _snapshot(out) == before  # every previous output byte-identical and readable
     assert kg.load(out).select("SELECT (COUNT(?p) AS ?n) WHERE { ?p a kg:Paper }") == [{"n": 3}]
 
-    report = kg.build([str(CORPUS)], out)  # the dead build's lock is taken over
+    report = kg.build([str(small_corpus)], out)  # the dead build's lock is taken over
     assert report.from_cache >= 20
-    assert (out / "graph.nt").read_bytes() == (seed_build[0] / "graph.nt").read_bytes()
+    assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()
     assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))
 
 

@@ -117,6 +117,7 @@ def test_a_failed_check_keeps_the_old_store(tiny_graph, tmp_path, monkeypatch):
     assert _files(tmp_path) == before and len(open_graph(tmp_path)) == len(tiny_graph)
 
 
+@pytest.mark.slow
 @needs_seeds
 def test_the_seed_build_writes_a_store_that_agrees_with_graph_nt(seed_build, tmp_path):
     out, _ = seed_build
