@@ -188,3 +188,14 @@ def test_a_stopped_worker_is_killed_and_its_partition_run_again(small_corpus, sm
     assert child.returncode == 0, err
     assert "made no progress" in err and "Traceback" not in err
     assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()
+
+
+def test_ending_a_worker_that_is_already_gone_is_not_an_error():
+    """A stalled partition's worker may have died already; restarting it raised KeyError with a traceback."""
+    from kg.engines.dask_engine import _kill_worker
+
+    class GoneClient:
+        def restart_workers(self, workers, timeout, raise_for_error):
+            raise KeyError(workers[0])
+
+    _kill_worker(GoneClient(), object(), "tcp://127.0.0.1:1")  # returns quietly

@@ -288,7 +288,10 @@ def _kill_worker(client: Any, cluster: Any, address: str) -> None:
         if getattr(nanny, "worker_address", None) == address and process is not None and process.pid:
             os.kill(process.pid, signal.SIGKILL)  # also ends a stopped process
             return
-    client.restart_workers([address], timeout=30, raise_for_error=False)
+    try:
+        client.restart_workers([address], timeout=30, raise_for_error=False)
+    except KeyError:
+        pass  # the worker is already gone (killed outright, or its nanny with it): nothing left to end
 
 
 def make_executor(
