@@ -424,7 +424,7 @@ def export_files(
     """Write exports for other engines (N-Quads/TriG with a graph per paper, Neo4j import CSV) from a build."""
     from kg.buildfolder import is_build_folder
     from kg.export import write_all
-    from kg.store import load
+    from kg.views import load
 
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError("E314", path=out_dir)
