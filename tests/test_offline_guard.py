@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from kg.cli import main
 from kg.errors import UserError
-from kg.views.sparql import check_query
+from kg.views.bounded import check_query
 
 from .conftest import tiny_resolution
 from .serve_build import Server, http, make_build

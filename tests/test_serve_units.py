@@ -11,8 +11,8 @@ import pytest
 from kg.buildfolder import BuildFolder
 from kg.errors import UserError
 from kg.serve.examples import EXAMPLES
-from kg.views.sparql import check_query
-from kg.serve.results import GRAPH_TYPES, SOLUTION_TYPES, first_solutions, negotiate, render
+from kg.serve.results import GRAPH_TYPES, SOLUTION_TYPES, negotiate, render
+from kg.views.bounded import check_query, first_solutions
 
 SELECT = list(SOLUTION_TYPES)
 GRAPH = list(GRAPH_TYPES)

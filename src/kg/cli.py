@@ -268,7 +268,7 @@ def query(
     from kg.store.disk import open_graph
     from kg.views.isolated import run_isolated
     from kg.views.results import write_csv, write_json, write_ntriples
-    from kg.views.sparql import check_query
+    from kg.views.bounded import check_query
     from kg.views.syntax import unknown_terms
 
     writers = {"csv": write_csv, "json": write_json}
