@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import pyoxigraph as ox
 
@@ -93,7 +93,7 @@ def is_update(sparql: str) -> bool:
     """
     body = _PROLOGUE.sub("", _COMMENT.sub(" ", sparql), count=1)
     first = re.match(r"\s*([A-Za-z]+)", body)
-    return bool(first) and first.group(1).upper() in _UPDATE_KEYWORDS
+    return first is not None and first.group(1).upper() in _UPDATE_KEYWORDS
 
 
 def check_query(sparql: str) -> None:
@@ -222,7 +222,7 @@ def solutions_of(variables: list[ox.Variable], rows: Sequence[ox.QuerySolution |
                 quads.append(ox.Quad(node, predicate, value))
     scratch.extend(quads)
     if not variables:  # rows without columns (SELECT * WHERE {}): VALUES () makes as many
-        return scratch.query("SELECT * WHERE { VALUES () { " + "() " * len(rows) + "} }")
+        return cast(ox.QuerySolutions, scratch.query("SELECT * WHERE { VALUES () { " + "() " * len(rows) + "} }"))
     # Only variable names (checked by the SPARQL parser) and fixed IRIs go into this text.
     names = {variable.value for variable in variables}
     row_var = next(f"?row{n}" for n in itertools.count() if f"row{n}" not in names)
@@ -230,4 +230,5 @@ def solutions_of(variables: list[ox.Variable], rows: Sequence[ox.QuerySolution |
     patterns = [f"{row_var} <{p.value}> {v} ." for v, p in zip(variables, predicates)]
     body = " ".join(f"OPTIONAL {{ {p} }}" if column in unbound else p for column, p in enumerate(patterns))
     projection = " ".join(str(v) for v in variables)
-    return scratch.query(f"SELECT {projection} WHERE {{ {row_var} <urn:kg-serve:row> {row_var} . {body} }} ORDER BY {row_var}")
+    selected = scratch.query(f"SELECT {projection} WHERE {{ {row_var} <urn:kg-serve:row> {row_var} . {body} }} ORDER BY {row_var}")
+    return cast(ox.QuerySolutions, selected)
