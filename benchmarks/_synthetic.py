@@ -23,7 +23,7 @@ import pyoxigraph as ox
 
 from kg.export import write_all
 from kg.model import Entity, Paper, Resolution, ResolvedFact
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 
 #: Triples per paper, measured on this generator (papers, entities and facts together).
 TRIPLES_PER_PAPER = 81

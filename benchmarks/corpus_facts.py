@@ -72,7 +72,7 @@ def main() -> int:
         return 0
 
     from kg.evaluation.facts import evaluate_facts, graph_facts, read_gold, score, write_errors
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     with tempfile.TemporaryDirectory(prefix="kg-corpus-facts-") as tmp:
         gold = Path(tmp) / f"corpus-{args.split}.json"

@@ -52,7 +52,7 @@ def main() -> None:
 
     import kg
     from kg.evaluation.facts import graph_facts
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     lines = CORPUS.read_text(encoding="utf-8").splitlines()[-args.records :]
     with tempfile.TemporaryDirectory(prefix="kg-neurips-") as tmp:

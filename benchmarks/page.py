@@ -60,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from kg.explorer.page import DEFAULT_CAP, generate_html  # noqa: E402
 from kg.export.html import write_html  # noqa: E402
-from kg.store import KnowledgeGraph  # noqa: E402
+from kg.views import KnowledgeGraph  # noqa: E402
 from tests.test_export_support import synthetic_view  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"

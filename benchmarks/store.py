@@ -80,7 +80,7 @@ def _sentence(rng: random.Random, words: int) -> str:
 def synthetic_graph(papers: int, seed: int = 13):  # noqa: ANN201 - KnowledgeGraph, imported lazily
     """A build-shaped graph of ``papers`` papers (about 111 triples each)."""
     from kg.model import Entity, Paper, Resolution, ResolvedFact
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     rng = random.Random(seed)
     sizes = {"Method": papers // 2, "Task": papers // 10, "Dataset": papers // 10, "Metric": max(10, papers // 40)}

@@ -62,7 +62,7 @@ def tiny_resolution() -> tuple[list[Paper], Resolution]:
 
 @pytest.fixture
 def tiny_graph():
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     papers, resolution = tiny_resolution()
     return KnowledgeGraph.from_resolution(papers, resolution)

@@ -27,7 +27,7 @@ from kg.analysis import (  # noqa: E402
 )
 from kg.errors import UserError  # noqa: E402
 from kg.model import Entity, Paper, Resolution, ResolvedFact  # noqa: E402
-from kg.store import KnowledgeGraph  # noqa: E402
+from kg.views import KnowledgeGraph  # noqa: E402
 
 
 @pytest.fixture(scope="module")

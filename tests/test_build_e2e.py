@@ -16,8 +16,8 @@ import rdflib
 from rdflib.compare import isomorphic
 
 import kg
-from kg.store import KnowledgeGraph
-from kg.store.validate import validate
+from kg.views import KnowledgeGraph
+from kg.views.validate import validate
 
 pytestmark = pytest.mark.slow
 
@@ -81,7 +81,7 @@ def test_turtle_reparses_isomorphic_and_shapes_validate(seed_build):
     from_ttl = rdflib.Graph().parse(out / "graph.ttl", format="turtle")
     from_nt = rdflib.Graph().parse(out / "graph.nt", format="nt")
     assert isomorphic(from_ttl, from_nt)
-    conforms, text = validate(KnowledgeGraph.load(out))
+    conforms, text = validate(KnowledgeGraph.load(out).store)
     assert conforms, text[:2000]
 
 

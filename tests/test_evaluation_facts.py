@@ -20,7 +20,7 @@ from kg.evaluation.facts import (
     read_gold,
     score,
 )
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 
 from .conftest import SHARED, tiny_resolution
 

@@ -25,7 +25,7 @@ def _named_elsewhere():
 
 def test_the_naming_sentence_is_in_the_rdf_the_fact_rows_and_facts_csv(tmp_path):
     from kg.export.csv import read_facts, write_facts_csv
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     graph = KnowledgeGraph.from_resolution(*_named_elsewhere())
     rows = graph.select("SELECT ?ev ?named ?s ?e WHERE { ?st kg:evidence ?ev ; kg:subjectEvidence ?named ; kg:subjectEvidenceStart ?s ; kg:subjectEvidenceEnd ?e }")
@@ -41,7 +41,7 @@ def test_the_naming_sentence_is_in_the_rdf_the_fact_rows_and_facts_csv(tmp_path)
 
 def test_checkable_evidence_counts_the_naming_sentence():
     from kg.analysis.quality import checkable_evidence
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     papers, resolution = _named_elsewhere()
     assert checkable_evidence(KnowledgeGraph.from_resolution(papers, resolution), "evaluatedOn") == (1, 1)
@@ -63,7 +63,7 @@ def test_the_example_builds_addresses_facts_name_their_subject(seed_build):
 def test_the_entity_page_shows_and_highlights_the_naming_sentence(tmp_path):
     import urllib.parse
 
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     from .serve_build import Server, http, make_build
 

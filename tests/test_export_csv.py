@@ -8,7 +8,7 @@ import io
 import pytest
 
 from kg.export.csv import FIELDS, read_facts, read_facts_frame, write_facts_csv, write_rows
-from kg.store import FactRow
+from kg.views import FactRow
 from tests.test_export_support import small_kg
 
 TRICKY = 'He said "no", then\r\nleft; NA, null, =1+1, 007'

@@ -19,7 +19,7 @@ import rdflib
 
 from kg.export import OPTIONAL, write_all
 from kg.export.neo4j import ARRAY_DELIMITER, HEADERS, relationship_type
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 from kg.store.namespace import PREFIXES
 
 from .conftest import tiny_resolution

@@ -150,7 +150,7 @@ def test_edges_name_their_papers_and_highlight_both_mentions():
 
 
 def test_paper_records_give_title_year_authors_and_a_safe_link():
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     _, resolution = small_papers_and_resolution()
     papers = [
@@ -244,7 +244,7 @@ def test_an_empty_graph_gives_a_working_page():
 
 def test_written_page_keeps_entities_in_no_fact_for_search_with_their_papers(tmp_path):
     from kg.model import Entity, Resolution
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     from .conftest import tiny_resolution
 

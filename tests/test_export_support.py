@@ -50,7 +50,7 @@ def small_papers_and_resolution(
 
 def small_kg(**texts: str):
     """A real KnowledgeGraph of :func:`small_papers_and_resolution`."""
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     return KnowledgeGraph.from_resolution(*small_papers_and_resolution(**texts))
 

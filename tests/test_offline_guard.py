@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from kg.cli import main
 from kg.errors import UserError
-from kg.views.sparql import check_query
+from kg.views.bounded import check_query
 
 from .conftest import tiny_resolution
 from .serve_build import Server, http, make_build
@@ -145,7 +145,7 @@ def test_the_query_process_cannot_connect_even_when_the_guard_is_bypassed(seed_b
 
 def test_kg_serve_sends_nothing_for_fifty_spellings(listener, tmp_path):
     pytest.importorskip("starlette", reason="the serve extra is not installed")
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     server = Server(make_build(tmp_path / "build", KnowledgeGraph.from_resolution(*tiny_resolution())))
     try:

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.model import Entity, Paper, Resolution, ResolvedFact
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 
 # Any Unicode except lone surrogates (not representable in RDF); the store replaces those.
 texts = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=60)

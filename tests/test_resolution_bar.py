@@ -9,7 +9,7 @@ import pytest
 
 from kg.pipeline.cache import FolderCache
 from kg.resolve import compact, is_generic
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 
 pytestmark = pytest.mark.slow
 

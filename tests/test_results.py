@@ -133,7 +133,7 @@ def test_results_survive_the_cache_and_the_process_codec():
 
 
 def _graph():
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     text = "We propose A. A reaches 12.0 WER on Set and B 14.5 WER."
     papers = [Paper(id="p1", abstract=text), Paper(id="p2", abstract="B reaches 80.0% accuracy on Set.")]

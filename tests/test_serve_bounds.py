@@ -18,7 +18,7 @@ import urllib.parse
 import pytest
 
 from kg.errors import KgError
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 
 from .conftest import tiny_resolution
 from .serve_build import Server, http, make_build

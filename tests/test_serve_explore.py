@@ -22,7 +22,7 @@ from kg.explorer.page import explorer_asset, generate_html
 from kg.explorer.search import COUNT_CAP, Hit, find, name_index
 from kg.export.html import mentioned_in, paper_records
 from kg.model import Entity, Paper, Resolution, ResolvedFact
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 from tests.test_export_support import small_kg
 
 from .serve_build import Server, http, make_build

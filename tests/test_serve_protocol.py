@@ -27,7 +27,7 @@ import rdflib
 from rdflib.query import Result
 
 from kg.model import Entity, Paper, Resolution
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 
 from .conftest import tiny_resolution
 from .serve_build import Server as _Server

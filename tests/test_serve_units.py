@@ -11,8 +11,8 @@ import pytest
 from kg.buildfolder import BuildFolder
 from kg.errors import UserError
 from kg.serve.examples import EXAMPLES
-from kg.views.sparql import check_query
-from kg.serve.results import GRAPH_TYPES, SOLUTION_TYPES, first_solutions, negotiate, render
+from kg.serve.results import GRAPH_TYPES, SOLUTION_TYPES, negotiate, render
+from kg.views.bounded import check_query, first_solutions
 
 SELECT = list(SOLUTION_TYPES)
 GRAPH = list(GRAPH_TYPES)
@@ -146,7 +146,7 @@ def test_generation_changes_when_a_build_publishes(tmp_path):
 
 @pytest.mark.slow
 def test_every_example_answers_on_the_example_corpus(seed_build):
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     graph = KnowledgeGraph.load(seed_build[0])
     assert len(EXAMPLES) == 10 and len({e.title for e in EXAMPLES}) == 10

@@ -20,8 +20,9 @@ from kg.export import write_all
 from kg.store.disk import open_graph
 from kg.store.namespace import KG, entity_iri
 from kg.views.isolated import run_isolated
+from kg.views.offline import refuse_network
 from kg.views.queries import run_named
-from kg.views.sparql import refuse_network, run_query
+from kg.views.sparql import run_query
 
 # Six patterns with no shared variable: 85^6 rows for the tiny graph, counted in constant memory,
 # so it runs for hours unless stopped.
@@ -271,7 +272,7 @@ def test_the_command_line_defaults_are_the_library_defaults():
     import typer
 
     from kg.cli import app
-    from kg.views.sparql import DEFAULT_LIMIT, DEFAULT_TIMEOUT
+    from kg.views.bounded import DEFAULT_LIMIT, DEFAULT_TIMEOUT
 
     params = {p.name: p.default for p in typer.main.get_command(app).commands["query"].params}
     assert (params["timeout"], params["limit"]) == (DEFAULT_TIMEOUT, DEFAULT_LIMIT)

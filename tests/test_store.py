@@ -8,7 +8,7 @@ import rdflib
 from rdflib.compare import isomorphic
 
 from kg.errors import UserError
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 from kg.store.namespace import KG, entity_iri, paper_iri
 
 from .conftest import tiny_resolution

@@ -14,7 +14,7 @@ from kg.cli import main
 from kg.errors import KgError, UserError
 from kg.export import write_all
 from kg.export.store import write_store
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 from kg.store.disk import open_graph, open_store
 
 from .conftest import needs_seeds

@@ -12,7 +12,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
 from kg.model import SIGNATURES
-from kg.store.validate import ontology_text
+from kg.views.validate import ontology_text
 from kg.vocab import (
     CLASSES,
     COLOURS,

@@ -7,7 +7,7 @@ import rdflib
 from rdflib.namespace import OWL, RDF
 
 from kg.store.namespace import KG, VOCAB
-from kg.store.validate import ontology_text, validate
+from kg.views.validate import ontology_text, validate
 
 FIXED = ["Paper", "Method", "Task", "Dataset", "Metric", "proposes", "addresses", "evaluatedOn", "measuredBy", "outperforms", "uses", "hasCode"]
 
@@ -44,7 +44,7 @@ def test_fixed_relations_are_object_properties():
 
 
 def test_hand_made_graph_conforms(tiny_graph):
-    conforms, text = validate(tiny_graph)
+    conforms, text = validate(tiny_graph.store)
     assert conforms, text
 
 
@@ -54,5 +54,5 @@ def test_shapes_catch_a_wrong_range(tiny_graph):
     from kg.store.namespace import entity_iri
 
     tiny_graph.store.add(ox.Quad(ox.NamedNode(entity_iri("method/foonet")), ox.NamedNode(str(KG.addresses)), ox.NamedNode(entity_iri("dataset/cifar-10"))))
-    conforms, _ = validate(tiny_graph)
+    conforms, _ = validate(tiny_graph.store)
     assert not conforms

@@ -27,7 +27,7 @@ def __getattr__(name: str) -> Any:
 
         return BuildSettings
     if name in ("KnowledgeGraph", "load"):
-        from kg.store import graph
+        from kg.views import graph
 
         return graph.KnowledgeGraph if name == "KnowledgeGraph" else graph.load
     raise AttributeError(f"module 'kg' has no attribute {name!r}")

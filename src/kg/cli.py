@@ -291,7 +291,7 @@ def query(
     from kg.store.disk import open_graph
     from kg.views.isolated import run_isolated
     from kg.views.results import write_csv, write_json, write_ntriples
-    from kg.views.sparql import check_query
+    from kg.views.bounded import check_query
     from kg.views.syntax import unknown_terms
 
     writers = {"csv": write_csv, "json": write_json}
@@ -449,7 +449,7 @@ def export_files(
     """Write exports for other engines (N-Quads/TriG with a graph per paper, Neo4j import CSV) from a build."""
     from kg.buildfolder import is_build_folder
     from kg.export import write_all
-    from kg.store import load
+    from kg.views import load
 
     if out_dir.exists() and not out_dir.is_dir():
         raise UserError("E314", path=out_dir)

@@ -5,7 +5,7 @@
 >>> top_entities(tiny_graph(), "Task").label.tolist()
 ['question answering', 'image classification']
 
-Every function takes a :class:`kg.store.KnowledgeGraph` (``kg.load(DIR)``)
+Every function takes a :class:`kg.views.KnowledgeGraph` (``kg.load(DIR)``)
 or a NetworkX graph made from one, and returns a pandas DataFrame or a
 NetworkX graph; nothing prints. Each table starts from a SPARQL query in
 :mod:`kg.analysis.queries`, so any number can be reproduced with ``kg query``.

@@ -29,7 +29,7 @@ from kg.io import atomic_write
 from kg.export.graphml import generate_graphml, xml_safe
 
 if TYPE_CHECKING:
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
 __all__ = ["annotated_graph", "write_gexf", "write_graphml"]
 

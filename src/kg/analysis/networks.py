@@ -24,7 +24,7 @@ from kg.analysis.tables import entity_pairs
 if TYPE_CHECKING:
     import pandas as pd
 
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
 __all__ = ["bipartite", "bridges", "centrality", "communities", "community_table", "entity_graph", "fact_table", "projection", "single_community_datasets"]
 

@@ -17,7 +17,7 @@ from kg.views.sparql import select
 if TYPE_CHECKING:
     import pandas as pd
 
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
 __all__ = ["checkable_evidence", "confidences", "rejections", "support_by_relation", "support_share"]
 

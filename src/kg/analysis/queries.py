@@ -3,7 +3,7 @@
 Each analysis in :mod:`kg.analysis` starts from one of these queries and only
 shapes its rows with pandas, so a result (and every plot of ``kg report``) can
 be reproduced with ``kg query DIR @file.rq`` or at a SPARQL endpoint. The
-queries use the prefixes :meth:`kg.store.KnowledgeGraph.query` pre-binds.
+queries use the prefixes :meth:`kg.views.KnowledgeGraph.query` pre-binds.
 Nothing here builds SPARQL from strings: the texts are constants.
 """
 
@@ -18,7 +18,7 @@ from kg import vocab
 if TYPE_CHECKING:
     import pandas as pd
 
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
 #: The ``kg:`` vocabulary IRI, from the vocabulary table.
 VOCAB = vocab.VOCAB
@@ -149,7 +149,7 @@ def frame(graph: KnowledgeGraph, sparql: str, columns: list[str], *, local: tupl
     """Run ``sparql`` and return its rows as a DataFrame with ``columns``, even when there are none.
 
     Columns named in ``local`` (vocabulary IRIs) are shortened to their local names;
-    ``bindings`` are passed to :meth:`~kg.store.KnowledgeGraph.select` (values, never query text).
+    ``bindings`` are passed to :meth:`~kg.views.KnowledgeGraph.select` (values, never query text).
 
     >>> from kg.analysis.sample import tiny_graph
     >>> sorted(frame(tiny_graph(), ENTITIES, ["entity", "type", "label"]).type.value_counts().items())

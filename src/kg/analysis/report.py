@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
 __all__ = ["Plot", "Table", "load_build", "missing_module", "render_report", "report_sections", "write_report"]
 
@@ -293,7 +293,7 @@ def load_build(build_dir: str | Path) -> KnowledgeGraph:
     kg.errors.UserError: E307: ... is not a kg build folder (no manifest.json): build it first with `kg build INPUT --out ...`
     """
     from kg.buildfolder import is_build_folder
-    from kg.store import load
+    from kg.views import load
 
     folder = Path(build_dir)
     if folder.is_dir() and not is_build_folder(folder):

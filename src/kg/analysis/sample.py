@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 from kg.model import Entity, Paper, Resolution, ResolvedFact
-from kg.store import KnowledgeGraph
+from kg.views import KnowledgeGraph
 
 __all__ = ["synthetic_graph", "tiny_build", "tiny_graph"]
 

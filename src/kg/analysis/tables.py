@@ -14,7 +14,7 @@ from kg.errors import UserError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
 __all__ = ["claimed_improvements", "cooccurrence", "entity_pairs", "leaderboard", "result_leaderboards", "method_dataset_matrix", "papers_per_year", "task_gaps", "top_entities", "trends", "usage"]
 

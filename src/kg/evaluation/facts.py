@@ -458,7 +458,7 @@ def _local(iri: str) -> str:
 
 
 def graph_facts(graph: Any) -> tuple[dict[str, list[PredictedFact]], dict[str, list[Node]]]:
-    """The facts of a :class:`~kg.store.KnowledgeGraph` by paper id, and each paper's entity nodes.
+    """The facts of a :class:`~kg.views.KnowledgeGraph` by paper id, and each paper's entity nodes.
 
     Relations are renamed to the gold vocabulary (``proposes`` -> ``introduces``).
     """
@@ -527,7 +527,7 @@ def evaluate_facts(
 
     from kg.buildfolder import NTRIPLES, BuildFolder, BuildSettings
     from kg.pipeline import build
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     records = read_gold(gold, corpus)
     with tempfile.TemporaryDirectory(prefix="kg-eval-facts-") as tmp:

@@ -239,7 +239,7 @@ _LABELS = "SELECT ?n ?label WHERE { { ?n rdfs:label ?label } UNION { ?n skos:alt
 
 
 def graph_results(graph: Any) -> dict[str, list[PredictedResult]]:
-    """The numeric results of a :class:`~kg.store.KnowledgeGraph` by paper id, each end with all its labels."""
+    """The numeric results of a :class:`~kg.views.KnowledgeGraph` by paper id, each end with all its labels."""
     labels: dict[str, list[str]] = {}
     for row in graph.select(_LABELS):
         labels.setdefault(row["n"], []).append(str(row["label"]))
@@ -278,7 +278,7 @@ def evaluate_results(
 
     from kg.buildfolder import NTRIPLES, BuildFolder, BuildSettings
     from kg.pipeline import build
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     records = read_results_gold(gold, corpus, abstracts)
     with tempfile.TemporaryDirectory(prefix="kg-eval-results-") as tmp:

@@ -1,4 +1,4 @@
-"""Exporters: files made from a :class:`~kg.store.KnowledgeGraph`.
+"""Exporters: files made from a :class:`~kg.views.KnowledgeGraph`.
 
 :data:`EXPORTERS` (:data:`kg.registry.EXPORTERS`) maps an output file name to
 its writer ``writer(kg, path)``, whose module is imported when it is written;
@@ -29,7 +29,7 @@ from kg.errors import UserError
 from kg.registry import EXPORTERS
 
 if TYPE_CHECKING:
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["EXPORTERS", "OPTIONAL", "write_all"]
 

@@ -40,11 +40,11 @@ from kg.io import atomic_write
 if TYPE_CHECKING:
     import pandas as pd
 
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["FIELDS", "read_facts", "read_facts_frame", "write_facts_csv", "write_results_csv", "write_rows"]
 
-#: The columns of ``facts.csv``, in order (the fields of ``kg.store.FactRow``).
+#: The columns of ``facts.csv``, in order (the fields of ``kg.views.FactRow``).
 FIELDS: tuple[str, ...] = (
     "paper_id",
     "subject",

@@ -42,7 +42,7 @@ from kg.errors import KgError
 from kg.io import atomic_write
 
 if TYPE_CHECKING:
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["generate_graphml", "parse_list", "write_graphml", "xml_safe"]
 

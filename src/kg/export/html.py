@@ -1,7 +1,7 @@
 """``graph.html``: the explorer (:mod:`kg.explorer`) of a build's graph, in one offline file.
 
 :func:`write_html` reads what the page shows from a
-:class:`~kg.store.KnowledgeGraph` (its NetworkX view, the papers' metadata
+:class:`~kg.views.KnowledgeGraph` (its NetworkX view, the papers' metadata
 (:func:`paper_records`), the papers mentioning each node (:func:`mentioned_in`)
 and the numeric results (:func:`result_records`)) and writes the page that
 :func:`kg.explorer.page.generate_html` makes of them, atomically.
@@ -27,7 +27,7 @@ from kg.explorer.payload import MAX_EVIDENCE, paper_record
 from kg.io import atomic_write
 
 if TYPE_CHECKING:
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["PAGE_LIMIT", "mentioned_in", "page_nodes", "page_note", "paper_records", "result_records", "write_html"]
 

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from kg.errors import KgError
 
 if TYPE_CHECKING:
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["ARRAY_DELIMITER", "HEADERS", "write_neo4j"]
 

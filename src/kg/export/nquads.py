@@ -39,7 +39,7 @@ from kg.io import atomic_write
 from kg.store.namespace import KG, PREFIXES
 
 if TYPE_CHECKING:
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["dataset_quads", "write_nquads", "write_trig"]
 

@@ -27,7 +27,7 @@ from kg.errors import KgError
 from kg.io import atomic_write
 
 if TYPE_CHECKING:
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["RDF_FORMATS", "check_rdf", "rdf_writer", "write_jsonld", "write_ntriples", "write_rdf", "write_turtle"]
 

@@ -34,7 +34,7 @@ from kg.errors import KgError
 from kg.io import fsync_folder
 
 if TYPE_CHECKING:
-    from kg.store.graph import KnowledgeGraph
+    from kg.views.graph import KnowledgeGraph
 
 __all__ = ["check_store", "write_store"]
 
@@ -66,7 +66,7 @@ def write_store(kg: KnowledgeGraph, path: str | Path) -> None:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from kg.store import KnowledgeGraph
+    >>> from kg.views import KnowledgeGraph
     >>> from kg.store.disk import open_store
     >>> kg = KnowledgeGraph()
     >>> kg.store.add(ox.Quad(ox.NamedNode("http://a/x"), ox.NamedNode("http://a/p"), ox.Literal("1")))

@@ -21,7 +21,7 @@ from kg.pipeline.cache import json_text
 from kg.pipeline.folder import new_staging, recover, swap_in
 
 if TYPE_CHECKING:
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
 __all__ = ["publish", "read_rejections", "write_jsonl"]
 

@@ -165,7 +165,7 @@ def _finish(folder: BuildFolder, everything: Mapping[str, tuple[Paper, Extractio
     from kg.buildfolder import PAGE
     from kg.export.html import page_note
     from kg.pipeline.cache import cache_key
-    from kg.store import KnowledgeGraph
+    from kg.views import KnowledgeGraph
 
     seconds: dict[str, float] = {}
     started = time.perf_counter()

@@ -10,7 +10,8 @@ Limits and dangers
 - pyoxigraph serialises a result set from where its iterator stands to the end,
   with no way to stop early. To write only the first ``limit`` rows in every
   format, the rows are copied into a scratch in-memory store and selected back
-  in order (:func:`first_solutions`); the bytes are exactly what pyoxigraph
+  in order (:func:`kg.views.bounded.first_solutions`, the bounded-query core that
+  ``kg query`` shares); the bytes are exactly what pyoxigraph
   writes for the same rows. The copy is Python work per row: for a
   1,000-row answer it about doubles the serialisation time (some 30 ms on a
   loaded 2-core machine), and it is bounded by the limit.
@@ -25,14 +26,12 @@ Limits and dangers
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
 
 import pyoxigraph as ox
 
 from kg.store.namespace import PREFIXES
+from kg.views.bounded import Cut, solutions_of, take
 
 #: Media types for SELECT/ASK results, preferred first.
 SOLUTION_TYPES: dict[str, ox.QueryResultsFormat] = {
@@ -65,10 +64,6 @@ FORMAT_NAMES: dict[str, str] = {
     "nt": "application/n-triples",
     "jsonld": "application/ld+json",
 }
-
-
-Cut = Literal[False, "rows", "bytes"]
-_Item = TypeVar("_Item")
 
 
 @dataclass(frozen=True)
@@ -134,80 +129,6 @@ def negotiate(accept: str | None, offered: list[str]) -> str | None:
                 best, chosen = rank, candidate
             break
     return chosen
-
-
-def take(items: Iterable[_Item], limit: int, max_bytes: int | None = None) -> tuple[list[_Item], Cut]:
-    """The first items within ``limit`` and ``max_bytes`` (each item's terms as N-Triples text), and why they stop.
-
-    >>> take(["ab", "cd", "ef"], 5)
-    (['ab', 'cd', 'ef'], False)
-    >>> take(["ab", "cd", "ef"], 2)
-    (['ab', 'cd'], 'rows')
-    >>> take(["ab", "cd", "ef"], 5, max_bytes=5)
-    (['ab', 'cd'], 'bytes')
-    """
-    kept: list[_Item] = []
-    size = 0
-    for item in items:
-        if len(kept) >= limit:
-            return kept, "rows"
-        if max_bytes is not None:
-            size += _size(item)
-            if size > max_bytes:
-                return kept, "bytes"
-        kept.append(item)
-    return kept, False
-
-
-def _size(item: Any) -> int:
-    """Characters of a row's terms (or a triple's, or a string's) as N-Triples text."""
-    if isinstance(item, ox.QuerySolution):
-        return sum(len(str(term)) for term in item if term is not None)
-    return len(str(item))
-
-
-def first_solutions(solutions: ox.QuerySolutions, limit: int, max_bytes: int | None = None) -> tuple[ox.QuerySolutions, Cut]:
-    """The first rows of ``solutions`` within ``limit`` and ``max_bytes``, as a result set pyoxigraph can serialise.
-
-    Returns the new result set and why rows were cut (``False``, ``"rows"`` or ``"bytes"``).
-
-    >>> store = ox.Store()
-    >>> store.extend([ox.Quad(ox.NamedNode(f"http://a/{i}"), ox.NamedNode("http://a/p"), ox.Literal(str(i))) for i in range(5)])
-    >>> rows, cut = first_solutions(store.query("SELECT ?s ?o WHERE { ?s ?p ?o } ORDER BY ?o"), 2)
-    >>> [row["o"].value for row in rows], cut
-    (['0', '1'], 'rows')
-    """
-    rows, cut = take(solutions, limit, max_bytes)
-    return solutions_of(list(solutions.variables), rows), cut
-
-
-def solutions_of(variables: list[ox.Variable], rows: list[ox.QuerySolution]) -> ox.QuerySolutions:
-    """``rows`` (of a result set over ``variables``) as a result set of their own, in order."""
-    scratch = ox.Store()
-    row_type = ox.NamedNode("urn:kg-serve:row")
-    predicates = [ox.NamedNode(f"urn:kg-serve:var:{variable.value}") for variable in variables]
-    unbound: set[int] = set()
-    quads = []
-    for index, row in enumerate(rows):
-        node = ox.NamedNode(f"urn:kg-serve:row:{index:012d}")
-        quads.append(ox.Quad(node, row_type, node))
-        for column, (predicate, value) in enumerate(zip(predicates, row)):  # a solution iterates in variable order
-            if value is None:
-                unbound.add(column)
-            else:
-                quads.append(ox.Quad(node, predicate, value))
-    scratch.extend(quads)
-    if not variables:  # rows without columns (SELECT * WHERE {}): VALUES () makes as many
-        return scratch.query("SELECT * WHERE { VALUES () { " + "() " * len(rows) + "} }")
-    # Only variable names (checked by the SPARQL parser) and fixed IRIs go into this text.
-    names = {variable.value for variable in variables}
-    row_var = next(f"?row{n}" for n in itertools.count() if f"row{n}" not in names)
-    # A plain pattern for a variable bound in every row, OPTIONAL only where some row leaves it unbound.
-    patterns = [f"{row_var} <{p.value}> {v} ." for v, p in zip(variables, predicates)]
-    body = " ".join(f"OPTIONAL {{ {p} }}" if column in unbound else p for column, p in enumerate(patterns))
-    projection = " ".join(str(v) for v in variables)
-    selected = scratch.query(f"SELECT {projection} WHERE {{ {row_var} <urn:kg-serve:row> {row_var} . {body} }} ORDER BY {row_var}")
-    return selected
 
 
 def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept: str | None, fmt: str | None, limit: int, max_bytes: int | None = None) -> Answer:

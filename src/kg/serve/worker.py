@@ -17,15 +17,14 @@ import pyoxigraph as ox
 
 from kg.buildfolder import Generation
 from kg.errors import KgError, UserError
-from kg.views.sparql import check_query
-from kg.views.syntax import syntax_error
 from kg.serve.results import Answer, render
 from kg.store.namespace import PREFIXES
+from kg.views.bounded import check_query, evaluate
 
 # Policy refusals are 403, an unknown node 404, a body too large 413, a body of the wrong type 415;
 # a query stopped by its timeout or its memory cap, a full queue, an explorer still reading the graph 503;
-# other mistakes in the request are 400, and the rest (an unreadable store, a worker that died) 500.
-_STATUS = {"E304": 403, "E331": 403, "E374": 404, "E379": 413, "E346": 415, "E344": 503, "E375": 503, "E376": 503, "E377": 503}
+# other mistakes in the request are 400, and the rest (an unreadable store, a failed evaluation, a worker that died) 500.
+_STATUS = {"E304": 403, "E331": 403, "E334": 500, "E374": 404, "E379": 413, "E346": 415, "E344": 503, "E375": 503, "E376": 503, "E377": 503}
 _TEXT = "text/plain; charset=utf-8"
 _OPEN: dict[str, tuple[Generation, ox.Store]] = {}
 
@@ -74,18 +73,23 @@ def _graphs(iris: tuple[str, ...]) -> list[ox.NamedNode] | None:
 
 
 def answer(job: Job) -> Answer:
-    """Run ``job``'s query (prefixes pre-bound) and serialise its results for the client."""
+    """Run ``job``'s query through the bounded-query core and serialise its results for the client.
+
+    The core refuses updates and the network before the store opens
+    (:func:`kg.views.bounded.check_query`), pre-binds the prefixes and says what
+    failed in one line (:func:`kg.views.bounded.evaluate`); :func:`~kg.serve.results.render` cuts the rows (:func:`kg.views.bounded.take`).
+    """
     try:
-        check_query(job.sparql)
+        check_query(job.sparql)  # before the store opens
         store = open_store(job.store, job.generation)
         try:
-            result = store.query(job.sparql, prefixes=PREFIXES, default_graph=_graphs(job.default_graphs), named_graphs=_graphs(job.named_graphs))
-            return render(result, job.accept, job.fmt, job.limit, job.max_bytes)
-        except SyntaxError as error:
-            raise syntax_error(job.sparql, str(error)) from None
+            default_graph, named_graphs = _graphs(job.default_graphs), _graphs(job.named_graphs)
         except ValueError as error:  # a bad graph IRI in the request
             raise UserError("E303", reason=" ".join(str(error).split())) from None
-        except OSError as error:  # the store opened; the query itself failed
+        result = evaluate(store, job.sparql, default_graph=default_graph, named_graphs=named_graphs, checked=True)
+        try:
+            return render(result, job.accept, job.fmt, job.limit, job.max_bytes)
+        except OSError as error:  # the query failed while its rows were read
             raise KgError("E334", reason=" ".join(str(error).split())) from None
     except KgError as error:
         return error_answer(error)

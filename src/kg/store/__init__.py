@@ -1,22 +1,8 @@
-"""The graph store: RDF in Oxigraph, opened read-only from a build's ``store/``.
+"""The graph store: the low floor of the read side.
 
-``KnowledgeGraph``, ``FactRow`` and ``load`` are loaded on first use, so
-importing a leaf module such as :mod:`kg.store.namespace` (as :mod:`kg.views`
-does) never pulls in the facade, which itself imports :mod:`kg.views`.
-
->>> from kg.store import KnowledgeGraph
+RDF terms and IRIs (:mod:`kg.store.namespace`), the triples of a build
+(:mod:`kg.store.rdf`), opening a build's on-disk Oxigraph store read-only or a
+graph file into memory (:mod:`kg.store.disk`) and writing the graph
+(:mod:`kg.store.serialize`). Nothing here imports :mod:`kg.views`, the facade
+and the questions asked of a store, which build on it.
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-__all__ = ["FactRow", "KnowledgeGraph", "load"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from kg.store import graph
-
-        return getattr(graph, name)
-    raise AttributeError(f"module 'kg.store' has no attribute {name!r}")

@@ -34,14 +34,18 @@ from typing import Any, Literal
 import pyoxigraph as ox
 
 from kg.errors import KgError, UserError
-from kg.store.namespace import PREFIXES
+from kg.views.bounded import (
+    DEFAULT_MAX_BYTES,
+    QUERY_ERRORS,
+    check_bounds,
+    check_query,
+    evaluate,
+    user_error,
+)
 from kg.views.sandbox import die_with_parent, forbid_network, limit_memory
-from kg.views.sparql import _QUERY_ERRORS, _substitutions, _user_error, check_query
 
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MEMORY", "ProcessQueryStream", "run_isolated"]
 
-#: Bytes of results a typed query returns at most (``kg query --max-bytes``).
-DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 #: The address space of the query process (``kg query --memory``); the parent stays small.
 DEFAULT_MEMORY = 1536 * 1024 * 1024
 _BATCH = 256
@@ -55,7 +59,7 @@ def _silence_stderr() -> None:
 
 
 def _child(
-    store: ox.Store, sparql: str, substitutions: Any, limit: int | None, memory: int | None, out: Connection, inherited: Connection
+    store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None, limit: int | None, memory: int | None, out: Connection, inherited: Connection
 ) -> None:
     """Evaluate one query and send ("head", kind, names), ("rows", [...])..., ("end" | "more", None).
 
@@ -71,7 +75,7 @@ def _child(
     forbid_network()
     limit_memory(memory)
     try:
-        result = store.query(sparql, prefixes=PREFIXES, substitutions=substitutions)
+        result = evaluate(store, sparql, bindings=bindings, checked=True)
         if isinstance(result, ox.QueryBoolean):
             out.send(("ask", bool(result), None))
             return
@@ -95,8 +99,10 @@ def _child(
                 sent, batch, last = sent + len(batch), [], time.monotonic()
         out.send(("rows", batch, None))
         out.send(("end", None, None))
-    except _QUERY_ERRORS as error:
-        out.send(("error", _user_error(error, sparql), None))
+    except UserError as error:
+        out.send(("error", error, None))
+    except QUERY_ERRORS as error:
+        out.send(("error", user_error(error, sparql), None))
     except MemoryError:
         out.send(("memory", None, None))
 
@@ -213,18 +219,17 @@ def run_isolated(
     """Run a typed query in a forked, offline, memory-capped process; rows stream back.
 
     Raises :class:`~kg.errors.UserError` E304/E331/E303 before anything runs
-    (see :func:`kg.views.sparql.check_query`), E332 past ``timeout`` and E336
+    (see :func:`kg.views.bounded.check_query`), E332 past ``timeout`` and E336
     past ``memory``, while starting or while iterating. The timeout counts from
     ``started`` (a :func:`time.monotonic` value; the command's start) when given,
     so the time spent starting up and opening the store is inside it.
     """
-    if (timeout is not None and timeout < 0) or (limit is not None and limit < 0):
-        raise UserError("E311", reason="the timeout and the row limit must not be negative")
+    check_bounds(timeout, limit)
     check_query(sparql)
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     deadline = (started if started is not None else time.monotonic()) + timeout if timeout else None
-    process = context.Process(target=_child, args=(store, sparql, _substitutions(bindings), limit or None, memory, writer, reader), daemon=True)
+    process = context.Process(target=_child, args=(store, sparql, dict(bindings) if bindings else None, limit or None, memory, writer, reader), daemon=True)
     process.start()
     writer.close()
     return ProcessQueryStream(process, reader, deadline, timeout, max_bytes or None, memory)

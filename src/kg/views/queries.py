@@ -21,7 +21,8 @@ import pyoxigraph as ox
 
 from kg.errors import UserError
 from kg.views.numbers import LEADERBOARD_QUERY
-from kg.views.sparql import DEFAULT_LIMIT, DEFAULT_TIMEOUT, QueryStream, run_query
+from kg.views.bounded import DEFAULT_LIMIT, DEFAULT_TIMEOUT
+from kg.views.sparql import QueryStream, run_query
 
 __all__ = ["NAMED", "NamedQuery", "run_named"]
 

@@ -37,7 +37,6 @@ Limits and dangers
 from __future__ import annotations
 
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -48,39 +47,22 @@ from typing import Any, Literal
 import pyoxigraph as ox
 
 from kg.errors import UserError
-from kg.store.namespace import PREFIXES
-from kg.views.offline import refuse_network
-from kg.views.syntax import syntax_error
+from kg.views.bounded import (
+    DEFAULT_LIMIT,
+    DEFAULT_TIMEOUT,
+    QUERY_ERRORS,
+    check_bounds,
+    check_query,
+    evaluate,
+    user_error,
+)
 
-__all__ = [
-    "DEFAULT_LIMIT",
-    "DEFAULT_TIMEOUT",
-    "QueryStream",
-    "check_query",
-    "is_update",
-    "query",
-    "refuse_network",
-    "run_query",
-    "select",
-    "to_python",
-]
-
-#: Seconds a typed query may run before it is stopped (``kg query --timeout``).
-DEFAULT_TIMEOUT = 30.0
-#: Rows (or triples) a typed query returns at most (``kg query --limit``).
-DEFAULT_LIMIT = 10_000
-
-Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
-
-# The first keyword of a SPARQL request after its prologue and comments.
-_COMMENT = re.compile(r"#[^\n]*")
-_PROLOGUE = re.compile(r"^\s*(?:(?:PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*", re.IGNORECASE)
-_UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
+__all__ = ["QueryStream", "query", "run_query", "select", "to_python"]
 
 def to_python(term: Any) -> Any:
     """A Python value for an RDF term: IRIs as strings, typed literals as numbers.
 
-    >>> to_python(ox.Literal("3", datatype=ox.NamedNode(PREFIXES["xsd"] + "integer")))
+    >>> to_python(ox.Literal("3", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")))
     3
     """
     if term is None:
@@ -97,43 +79,6 @@ def to_python(term: Any) -> Any:
     return term.value
 
 
-def is_update(sparql: str) -> bool:
-    """Whether a SPARQL request is an update rather than a read-only query.
-
-    >>> is_update("PREFIX a: <http://a/> INSERT DATA { a:x a:y a:z }")
-    True
-    >>> is_update("# find\\nSELECT * WHERE { ?s ?p ?o }")
-    False
-    """
-    body = _PROLOGUE.sub("", _COMMENT.sub(" ", sparql), count=1)
-    first = re.match(r"\s*([A-Za-z]+)", body)
-    return bool(first) and first.group(1).upper() in _UPDATE_KEYWORDS
-
-
-def _substitutions(bindings: Mapping[str, Any] | None) -> dict[ox.Variable, Term] | None:
-    if not bindings:
-        return None
-    return {ox.Variable(k): v if isinstance(v, (ox.NamedNode, ox.Literal, ox.BlankNode, ox.Triple)) else ox.Literal(v) for k, v in bindings.items()}
-
-
-#: What pyoxigraph raises for a bad query (SyntaxError) or a failed evaluation (the others).
-_QUERY_ERRORS = (SyntaxError, OSError, RuntimeError, ValueError)
-
-
-def _user_error(error: Exception, sparql: str) -> UserError:
-    """The one-line error for what pyoxigraph raised: a syntax error said plainly (:mod:`kg.views.syntax`), or E334."""
-    if isinstance(error, SyntaxError):
-        return syntax_error(sparql, str(error))
-    return UserError("E334", reason=" ".join(str(error).split()))
-
-
-def check_query(sparql: str) -> None:
-    """Raise E331 for ``SERVICE`` or ``LOAD`` and E304 for another update; pass a read-only, offline query."""
-    refuse_network(sparql)
-    if is_update(sparql):
-        raise UserError("E304")
-
-
 def query(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = None) -> Any:
     """Run a read-only SPARQL query with the usual prefixes pre-bound; no timeout or limit.
 
@@ -142,11 +87,7 @@ def query(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = Non
     pasted into the query text; a bound variable must be in the SELECT
     projection (SPARQL SEP-0007). Returns pyoxigraph's result object.
     """
-    check_query(sparql)
-    try:
-        return store.query(sparql, prefixes=PREFIXES, substitutions=_substitutions(bindings))
-    except _QUERY_ERRORS as error:
-        raise _user_error(error, sparql) from None
+    return evaluate(store, sparql, bindings=bindings)
 
 
 def select(store: ox.Store, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -192,8 +133,10 @@ class _Worker(threading.Thread):
             if not self._put("select" if isinstance(result, ox.QuerySolutions) else "graph", names):
                 return
             self._stream(iter(result))
-        except _QUERY_ERRORS as error:
-            self._put("error", _user_error(error, self.sparql))
+        except UserError as error:
+            self._put("error", error)
+        except QUERY_ERRORS as error:
+            self._put("error", user_error(error, self.sparql))
 
     def _stream(self, items: Iterator[Any]) -> None:
         batch: list[Any] = []
@@ -330,11 +273,9 @@ def run_query(
         (here or while iterating), E334 when evaluation fails, E311 for a
         negative timeout or limit.
     """
-    if (timeout is not None and timeout < 0) or (limit is not None and limit < 0):
-        raise UserError("E311", reason="the timeout and the row limit must not be negative")
+    check_bounds(timeout, limit)
     check_query(sparql)
-    substitutions = _substitutions(bindings)
-    worker = _Worker(lambda: store.query(sparql, prefixes=PREFIXES, substitutions=substitutions), limit or None, sparql)
+    worker = _Worker(lambda: evaluate(store, sparql, bindings=bindings, checked=True), limit or None, sparql)
     deadline = time.monotonic() + timeout if timeout else None
     worker.start()
     return QueryStream(worker, deadline, timeout)

@@ -28,10 +28,11 @@ from kg.store.rdf import graph_triples
 from kg.views import facts as fact_view
 from kg.views import network, numbers, sparql
 from kg.views import stats as stats_view
+from kg.views.bounded import is_update
 from kg.views.bridge import rdflib_graph
 from kg.views.facts import NODE_TYPES, FactRow
 from kg.views.numbers import ResultRow
-from kg.views.sparql import is_update, to_python
+from kg.views.sparql import to_python
 
 if TYPE_CHECKING:
     import networkx as nx
