@@ -60,7 +60,7 @@ def main() -> None:
         inputs = Path(tmp) / "last.jsonl"
         inputs.write_text("\n".join(lines) + "\n", encoding="utf-8")
         started = time.perf_counter()
-        report = kg.build([inputs], Path(tmp) / "out", formats=["graph.nt"], scierc_model=args.model)
+        report = kg.build([inputs], Path(tmp) / "out", kg.BuildSettings(scierc_model=args.model), formats=["graph.nt"])
         seconds = time.perf_counter() - started
         graph = KnowledgeGraph.load(Path(tmp) / "out" / "graph.nt")
     facts, _ = graph_facts(graph)
