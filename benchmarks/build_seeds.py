@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/build_seeds.py [--workers N]
+    python benchmarks/build_seeds.py [--workers N] [--model learned|minilm]
 
 Prints the build's wall time, peak memory and abstracts per second, the bare
 ``en_core_web_sm`` ``nlp.pipe`` (full pipeline, NER included) over the same
@@ -33,7 +33,7 @@ result = sum(len(doc) for doc in nlp.pipe(texts))
 BUILD_SETUP = "import kg\nimport spacy"
 BUILD_WORK = """
 from kg.engines import make_executor
-report = kg.build([{corpus!r}], {out!r}, engine=make_executor("local", workers={workers}))
+report = kg.build([{corpus!r}], {out!r}, kg.BuildSettings(scierc_model={model!r}), engine=make_executor("local", workers={workers}))
 result = {{"papers": report.papers, "read": report.read, "triples": report.triples, "seconds": report.seconds}}
 """
 
@@ -41,11 +41,12 @@ result = {{"papers": report.papers, "read": report.read, "triples": report.tripl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--model", default=None, help="the trained model, as kg build --model (default: the default one)")
     args = parser.parse_args()
     n = len(seed_texts())
     bare = measure(BARE_WORK, BARE_SETUP)
     with tempfile.TemporaryDirectory() as out:
-        built = measure(BUILD_WORK.format(corpus=str(SEEDS_DIR), out=out, workers=args.workers), BUILD_SETUP)
+        built = measure(BUILD_WORK.format(corpus=str(SEEDS_DIR), out=out, workers=args.workers, model=args.model), BUILD_SETUP)
     info = built["result"]
     print(f"abstracts read:          {info['read']} ({info['papers']} distinct papers, {info['triples']} triples)")
     print(f"kg build wall time:      {built['seconds']:.2f} s  (stages: " + ", ".join(f"{k} {v:.2f}s" for k, v in info["seconds"].items()) + ")")

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/corpus_facts.py [--split dev|train|test] [--cuts 0.3,0.5] [--errors FILE] [--keep DIR]
+    python benchmarks/corpus_facts.py [--split dev|train|test] [--model learned] [--cuts 0.3,0.5] [--errors FILE] [--keep DIR]
     python benchmarks/corpus_facts.py --split train --gold-out /tmp/corpus-train.json
 
 Gathers the split's records of ``benchmarks/gold/corpus/b*.json`` (splits fixed in
@@ -62,6 +62,7 @@ def main() -> int:
     parser.add_argument("--errors", type=Path)
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--gold-out", type=Path)
+    parser.add_argument("--model", help="the trained model, as kg build --model (default, learned, minilm)")
     args = parser.parse_args()
     if args.split == "test" and (args.errors or args.keep or args.gold_out):
         parser.error("the test split is scored, never read: --errors, --keep and --gold-out are refused with --split test")
@@ -78,7 +79,7 @@ def main() -> int:
         gold = Path(tmp) / f"corpus-{args.split}.json"
         gold.write_text(json.dumps(records), encoding="utf-8")
         workdir = args.keep or Path(tmp) / "work"
-        scores = evaluate_facts(gold, corpus=corpora(), workdir=workdir)
+        scores = evaluate_facts(gold, corpus=corpora(), workdir=workdir, scierc_model=args.model)
         print_scores(f"{args.split}: {scores.records} abstracts", scores)
         if args.cuts:
             gold_records = read_gold(gold, corpora())

@@ -136,7 +136,8 @@ def test_info_names_versions_models_and_extras(capsys):
     about = json.loads(out)
     assert code == 0
     assert about["spacy"][0].isdigit() and about["spacy_model"].startswith("en_core_web_sm")
-    assert set(about["models"]) == {"default", "minilm"} and "missing" not in about["models"]["default"]
+    assert set(about["models"]) == {"default", "minilm", "mentions"}
+    assert "missing" not in about["models"]["default"] and "missing" not in about["models"]["mentions"]
     assert about["extractor"]["version"].isdigit()
     # Each extra of the installed distribution is listed, installed or with the packages it lacks.
     assert about["extras"] and all(v == "installed" or v.startswith("missing ") for v in about["extras"].values())

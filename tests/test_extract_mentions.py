@@ -160,6 +160,27 @@ def test_trained_spans_are_mapped_and_scored(nlp) -> None:
     assert "parser" not in {m.text for m in find_mentions(doc, None, HEADS, map_entity=map_entity)}
 
 
+def test_learned_spans_are_mentions_that_win_over_the_rules_they_overlap(nlp, gazetteer) -> None:
+    doc = nlp("We report accuracy on ImageNet classification with a tiny model .")
+    doc.spans["kg_learned"] = [Span(doc, 4, 6, label="Task"), Span(doc, 8, 11, label="Method"), Span(doc, 2, 3, label="Metric")]
+    doc.spans["kg_learned"].attrs["scores"] = numpy.array([0.9, 0.4, 0.7])
+    found = find_mentions(doc, gazetteer, HEADS)
+    # "ImageNet classification" (learned) wins over the gazetteer's "ImageNet" inside it
+    assert ("ImageNet classification", "Task") in labelled(found) and ("ImageNet", "Dataset") not in labelled(found)
+    learned = {m.text: m for m in found if m.extractor.startswith("kg.learned/")}
+    assert set(learned) == {"ImageNet classification", "accuracy"}  # the span scored 0.4 is left out
+    assert learned["accuracy"].score == pytest.approx(0.7)
+    doc.spans["kg_learned"] = []
+    assert ("ImageNet", "Dataset") in labelled(find_mentions(doc, gazetteer, HEADS))
+
+
+def test_learned_spans_with_ragged_ends_are_left_out(nlp) -> None:
+    doc = nlp("The -art method ( VPR ) wins .")
+    doc.spans["kg_learned"] = [Span(doc, 1, 3, label="Method"), Span(doc, 4, 6, label="Method")]
+    doc.spans["kg_learned"].attrs["scores"] = [0.9, 0.9]
+    assert not any(m.extractor.startswith("kg.learned/") for m in find_mentions(doc, None, HEADS))
+
+
 def test_trained_plurals_without_a_name_are_no_dataset(nlp) -> None:
     doc = nlp("We test on synthetic and real-world datasets and on CIFAR datasets .")
     doc[8].tag_ = doc[12].tag_ = "NNS"

@@ -144,3 +144,38 @@ def test_a_gated_rules_fact_stays_only_when_the_model_agrees(pipeline) -> None:
     sure = PairModel({"uses|bias": 3.0}, 0.0, "t")
     kept = [f for f in rescored(doc, mentions, [*others, gated], acronyms, sure) if f.extractor == gated.extractor]
     assert len(kept) == 1 and kept[0].confidence >= GATE
+
+
+def test_a_models_cuts_travel_with_its_file() -> None:
+    model = PairModel({"uses|bias": 1.0}, -0.5, "t", add=0.3, drop=0.2)
+    assert PairModel.from_dict(json.loads(json.dumps(model.to_dict()))) == model
+    assert "add" not in PairModel({}, 0.0, "t").to_dict()
+
+
+@pytest.mark.slow
+def test_a_model_with_an_add_cut_states_pairs_no_rule_states(pipeline) -> None:
+    from kg.model import Rule
+
+    doc = pipeline(TEXT)
+    mentions, facts, acronyms = _parts(doc)
+    unstated = [c for c in candidates(doc, mentions, facts, acronyms) if not c.ruled]
+    assert unstated
+    sure = {f"{c.relation}|bias": 3.0 for c in unstated}
+    without = rescored(doc, mentions, facts, acronyms, PairModel(sure, 0.0, "t"))
+    assert not any(f.extractor.endswith("#" + Rule.PAIRS_LEARNED.value) for f in without)
+    added = [f for f in rescored(doc, mentions, facts, acronyms, PairModel(sure, 0.0, "t", add=0.5)) if f.extractor.endswith("#" + Rule.PAIRS_LEARNED.value)]
+    assert len(added) == len(unstated)
+    for fact in added:  # the evidence is the object's sentence, verbatim
+        start, end = fact.sentence
+        assert start <= fact.object.start and fact.object.end <= end and fact.confidence >= 0.5
+
+
+@pytest.mark.slow
+def test_a_model_with_a_drop_cut_leaves_out_the_rules_doubtful_facts(pipeline) -> None:
+    doc = pipeline(TEXT)
+    mentions, facts, acronyms = _parts(doc)
+    doubtful = {f"{r}|bias": -3.0 for r in ("uses", "addresses", "evaluatedOn", "outperforms", "measuredBy")}
+    kept = rescored(doc, mentions, facts, acronyms, PairModel(doubtful, 0.0, "t"))
+    assert any(f.relation == "uses" for f in kept)
+    dropped = rescored(doc, mentions, facts, acronyms, PairModel(doubtful, 0.0, "t", drop=0.2))
+    assert not any(f.relation == "uses" for f in dropped) and any(f.relation == "proposes" for f in dropped)

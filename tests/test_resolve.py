@@ -604,6 +604,9 @@ def test_a_proposed_description_is_paper_scoped_and_a_name_is_not() -> None:
     described = [e for e in res.entities if e.label.startswith("probabilistic model")]
     assert sorted(e.papers for e in described) == [("p1",), ("p2",)]
     assert all(e.label == "probabilistic model (this paper)" for e in described)
+    # the words as written stay an other label (searchable; what a gold name matches: a drop of the
+    # corpus dev split's lenient precision 57.7 -> 55.2 came from losing them)
+    assert all("probabilistic model" in e.alt_labels for e in described)
     assert entity_of(res, "FooNet").papers == ("p3", "p4")
     proposes = {(f.paper_id, f.object) for f in res.facts if f.relation == "proposes"}
     assert len({obj for pid, obj in proposes if pid in ("p1", "p2")}) == 2

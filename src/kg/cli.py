@@ -150,7 +150,7 @@ def build(
     workers: Annotated[int, typer.Option("--workers", min=1, help="Processes for extraction.")] = 1,
     min_confidence: Annotated[Optional[float], typer.Option("--min-confidence", min=0.0, max=1.0, help="Drop facts scored below this.")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail if any input document is rejected.")] = False,
-    model: Annotated[Optional[str], typer.Option("--model", help="Trained SciERC model: default, minilm (needs the transformer extra) or a model folder.")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Trained model: default, learned (plus the mention and fact models trained on kg's corpus), minilm (needs the transformer extra) or a SciERC model folder.")] = None,
     engine: Annotated[str, typer.Option("--engine", help="Where extraction runs: local (this machine) or dask (needs the dask extra).")] = "local",
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running dask scheduler (with --engine dask).")] = None,
     partitions: Annotated[Optional[int], typer.Option("--partitions", min=1, help="Number of dask partitions (with --engine dask).")] = None,

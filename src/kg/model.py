@@ -76,6 +76,8 @@ class Rule(str, Enum):
     HUB_NAME_EXTENDS = "hub.name-extends"  # "MV-SAM3D" uses "SAM3D"
     HUB_COMPARATIVE = "hub.comparative"
     HUB_WORSE_THAN = "hub.worse-than"
+    # the learned pair model (kg.extract.pairs): a pair no rule states, scored high enough to stand
+    PAIRS_LEARNED = "pairs.learned"
 
 
 

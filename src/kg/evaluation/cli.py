@@ -31,7 +31,7 @@ def _out() -> "Console":
 def eval_facts_command(
     gold: Annotated[Path, typer.Argument(help="A facts gold file (JSON list of annotated abstracts; see docs/EVALUATION.md).")],
     model: Annotated[
-        Optional[str], typer.Option("--model", help="The SciERC model: default, minilm (transformer extra) or a model folder.")
+        Optional[str], typer.Option("--model", help="The trained model: default, learned (plus kg's learned mention and fact models), minilm (transformer extra) or a SciERC model folder.")
     ] = None,
     errors: Annotated[
         Optional[Path], typer.Option("--errors", help="Write every miss and false positive (lenient) here, JSON lines.")
@@ -78,7 +78,7 @@ def eval_results_command(
     gold: Annotated[Path, typer.Argument(help="A results gold file (JSON list; the dev_results.json format; see docs/EVALUATION.md).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the scores as one JSON object instead of a table.")] = False,
     model: Annotated[
-        Optional[str], typer.Option("--model", help="The SciERC model: default, minilm (transformer extra) or a model folder.")
+        Optional[str], typer.Option("--model", help="The trained model: default, learned (plus kg's learned mention and fact models), minilm (transformer extra) or a SciERC model folder.")
     ] = None,
     corpus: Annotated[
         Optional[list[Path]],

@@ -16,6 +16,7 @@ from spacy.language import Language
 
 from kg.errors import KgError, UserError
 from kg.extract.components import skip_failed_doc
+from kg.extract.learned_mentions import default_model_dir
 from kg.extract.pairs import MODEL_PATH as FACT_SCORES
 
 #: Packages tried, in order, when no model is named.
@@ -27,6 +28,8 @@ COMPONENTS = ("kg_acronyms", "kg_mentions", "kg_contributions", "kg_relations", 
 SCORER = "kg_fact_scores"
 
 _TRAINED_SWITCH = ("kg_mentions", "kg_relations")
+#: The ``--model`` name that adds kg's learned mention and fact models to the default SciERC model.
+LEARNED = "learned"
 
 
 def resolve_model_name(spacy_model: str | None = None) -> str:
@@ -83,7 +86,8 @@ def load_pipeline(
         Also run the trained SciERC components when they are available; the
         rule-based components work alone when they are not.
     scierc_model
-        The trained model: ``default`` (or ``None``), ``minilm`` (the
+        The trained model: ``default`` (or ``None``), ``learned`` (the default one
+        plus kg's learned mention and fact models), ``minilm`` (the
         ``transformer`` extra) or a model folder.
     scores
         With the trained components, give relation facts the learned model's
@@ -91,10 +95,18 @@ def load_pipeline(
     """
     nlp = spacy.load(resolve_model_name(spacy_model), exclude=["ner"])
     with_trained = trained and add_trained(nlp, scierc_model)
+    learned = with_trained and scierc_model == LEARNED
+    if learned:
+        from kg.extract.learned_mentions import add_mention_model
+
+        if not add_mention_model(nlp):
+            raise KgError("E208", path=str(default_model_dir()))
     for name in COMPONENTS:
         config = {"trained": with_trained} if name in _TRAINED_SWITCH else {}
         nlp.add_pipe(name, config=config)
-    if with_trained and scores and FACT_SCORES.is_file():
+    if learned and scores:
+        nlp.add_pipe(SCORER, config={"model": {"@misc": "kg.LearnedFactScores.v1"}})
+    elif with_trained and scores and FACT_SCORES.is_file():
         nlp.add_pipe(SCORER)
     install_error_handler(nlp)
     return nlp

@@ -31,9 +31,10 @@ from pathlib import Path
 from spacy.tokens import Doc, Span, Token
 from spacy.util import registry
 
+from kg.extract.annotations import rule_extractor
 from kg.extract.bounds import crowd_cap
 from kg.extract.hub import ranked_methods
-from kg.extract.structure import MentionIndex, proposals
+from kg.extract.structure import MentionIndex, proposals, sentence_offsets
 from kg.model import Acronym, Fact, Mention, Relation, Rule
 
 #: The relations scored, with the type of their object (the subject is a Method).
@@ -101,6 +102,8 @@ class Candidate:
     features: tuple[str, ...]
     #: the highest confidence the rules gave this fact, None when they do not state it
     rule_confidence: float | None = None
+    #: the mentions it is described from: the subject's (None when it is in another sentence) and the object's
+    mentions: tuple[Mention | None, Mention | None] = (None, None)
 
     @property
     def ruled(self) -> bool:
@@ -275,7 +278,7 @@ def _candidates(a: _Abstract, only: set[tuple[str, str, str]] | None) -> list[Ca
         if only is not None and slot not in only:
             continue
         relation, s_key, o_key = slot
-        out.append(Candidate(relation, things[s_key], things[o_key], a.features(relation, things[s_key], s, o), a.stated.get(slot)))
+        out.append(Candidate(relation, things[s_key], things[o_key], a.features(relation, things[s_key], s, o), a.stated.get(slot), (s, o)))
     return out
 
 
@@ -286,17 +289,23 @@ class PairModel:
     weights: Mapping[str, float]
     bias: float
     version: str
+    #: a pair the rules do not state becomes a fact when the model scores it at least this (None: the model adds none)
+    add: float | None = None
+    #: a rule's fact the model scores below this is dropped (None: none is)
+    drop: float | None = None
 
     def score(self, features: Iterable[str]) -> float:
         z = self.bias + sum(self.weights.get(f, 0.0) for f in features)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def to_dict(self) -> dict:
-        return {"version": self.version, "bias": self.bias, "weights": dict(sorted(self.weights.items()))}
+        cuts = {k: v for k, v in (("add", self.add), ("drop", self.drop)) if v is not None}
+        return {"version": self.version, "bias": self.bias, **cuts, "weights": dict(sorted(self.weights.items()))}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> PairModel:
-        return cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]), str(data["version"]))
+        add, drop = (None if data.get(k) is None else float(data[k]) for k in ("add", "drop"))
+        return cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]), str(data["version"]), add, drop)
 
 
 def read_pair_model(path: str | Path) -> PairModel:
@@ -315,21 +324,44 @@ def rescored(doc: Doc, mentions: Sequence[Mention], facts: Sequence[Fact], acron
     ``proposes`` and ``hasCode`` facts, and a fact whose ends are not a method and
     a mention of the relation's object type, keep the confidence of their rule.
     A fact of a :data:`GATED` rule that the model scores below :data:`GATE` (or
-    cannot score) is dropped.
+    cannot score) is dropped, and so is any rule's fact it scores below the
+    model's ``drop``. With an ``add`` cut, every pair the rules leave unstated that
+    the model scores at least ``add`` becomes a fact (rule ``pairs.learned``).
     """
     scored = [f for f in facts if f.relation in OBJECT_TYPES and f.subject is not None]
-    if not scored:
+    if not scored and model.add is None:
         return list(facts)
     a = _Abstract(doc, mentions, facts, acronyms)
     wanted = {(f.relation, a.key_of(f.subject), a.key_of(f.object)) for f in scored}
-    scores = {c.slot: round(model.score(c.features), 3) for c in _candidates(a, wanted)}
+    found = _candidates(a, None if model.add is not None else wanted)
+    scores = {c.slot: round(model.score(c.features), 3) for c in found}
     out = []
     for f in facts:
         slot = (f.relation, a.key_of(f.subject), a.key_of(f.object)) if f in scored else None
         if f.extractor.partition("#")[2] in GATED and scores.get(slot, 0.0) < GATE:
             continue
+        if model.drop is not None and slot in scores and scores[slot] < model.drop:
+            continue
         out.append(replace(f, confidence=scores[slot]) if slot in scores else f)
+    if model.add is not None:
+        out += [learned_fact(a, c, scores[c.slot]) for c in found if not c.ruled and scores[c.slot] >= model.add]
     return out
+
+
+def learned_fact(a: _Abstract, candidate: Candidate, confidence: float) -> Fact:
+    """The fact a candidate the rules do not state stands for, stated in its object's sentence.
+
+    Its subject is the subject's mention in that sentence, else (the main method,
+    named elsewhere) the main method's first mention.
+    """
+    s_mention, o_mention = candidate.mentions
+    assert o_mention is not None
+    subject = s_mention if s_mention is not None else min(candidate.subject.mentions, key=lambda m: m.start)
+    return Fact(candidate.relation, subject, o_mention, sentence_offsets(a.index.spans[o_mention].sent), LEARNED, confidence)
+
+
+#: The provenance of a fact the model adds (a pair no rule states).
+LEARNED = rule_extractor(Rule.PAIRS_LEARNED)
 
 
 #: The shipped model, made by ``kg train facts`` (docs/EVALUATION.md says how).
@@ -339,3 +371,13 @@ MODEL_PATH = Path(__file__).parent / "data" / "fact_scores.v1.json"
 @registry.misc("kg.FactScores.v1")
 def fact_scores_v1() -> PairModel:
     return read_pair_model(MODEL_PATH)
+
+
+#: The fact model of ``--model learned``, made by ``kg train facts --model learned``: trained on the
+#: candidates over the learned mentions, it also adds pairs no rule states and drops rule facts.
+LEARNED_MODEL_PATH = Path(__file__).parent / "data" / "fact_scores_learned.v1.json"
+
+
+@registry.misc("kg.LearnedFactScores.v1")
+def learned_fact_scores_v1() -> PairModel:
+    return read_pair_model(LEARNED_MODEL_PATH)

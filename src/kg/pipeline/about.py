@@ -93,8 +93,12 @@ def _spacy_model() -> str:
 def _shipped_models() -> dict[str, str]:
     """Each model shipped inside the package: its format and, for MiniLM, whether it can run here."""
     models = {}
-    for name, folder in (("default", "model"), ("minilm", "model_minilm")):
-        meta_path = files("kg.extract.scierc").joinpath(folder, "meta.json")
+    for name, package, folder in (
+        ("default", "kg.extract.scierc", "model"),
+        ("minilm", "kg.extract.scierc", "model_minilm"),
+        ("mentions", "kg.extract", "model_mentions"),
+    ):
+        meta_path = files(package).joinpath(folder, "meta.json")
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -60,6 +60,11 @@ def model_fingerprint(scierc_model: str | None = None) -> str:
 
     default = Path(str(files("kg.extract.scierc").joinpath("model")))
     parts = [_folder_hash(default), _file_hash(MODEL_PATH), extractor_code_hash()]
+    if scierc_model == "learned":
+        from kg.extract.learned_mentions import default_model_dir
+        from kg.extract.pairs import LEARNED_MODEL_PATH
+
+        parts += [_folder_hash(default_model_dir()), _file_hash(LEARNED_MODEL_PATH)]
     if scierc_model is not None:
         from kg.extract.scierc.model_files import resolve_model_dir
 
@@ -79,7 +84,8 @@ def extractor_code_hash() -> str:
     paths = sorted(
         p for p in root.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and "model" not in p.relative_to(root).parts[:-1]
-        and "model_minilm" not in p.relative_to(root).parts[:-1] and p.suffix in (".py", ".json", ".txt", ".cfg")
+        and "model_minilm" not in p.relative_to(root).parts[:-1]
+        and "model_mentions" not in p.relative_to(root).parts[:-1] and p.suffix in (".py", ".json", ".txt", ".cfg")
     )
     return _hash_files(root, tuple((p, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
 

@@ -179,6 +179,8 @@ def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
                 occurrence = Occurrence(paper.id, f"{display(mention.text)} (this paper)", node, mention.label)
                 out.occurrences.append(occurrence)
                 out.where[_spot(paper.id, mention)] = node
+                # The words as written stay an other label: what a reader searches for and a gold name matches.
+                out.acronym_labels[node].add(display(mention.text))
                 if own is not None and _mention_id(own) == _mention_id(mention):
                     out.acronym_labels[node].update(self_references(paper.abstract))  # other labels, never the label
                 continue

@@ -100,13 +100,16 @@ def _train_minilm(data: Path, out_dir: Path, seed: int) -> None:
 
 @train_app.command("facts")
 def train_facts_command(
-    annotations: Annotated[Path, typer.Argument(help="Annotated abstracts in the gold format (docs/EVALUATION.md).")],
+    annotations: Annotated[list[Path], typer.Argument(help="Annotated abstracts in the gold format (docs/EVALUATION.md): one file or several.")],
     out: Annotated[Path, typer.Option("--out", help="The model file to write (JSON).")],
     corpus: Annotated[
         Optional[list[Path]], typer.Option("--corpus", help="JSON Lines corpus with the text of records that give a source_id (may be given more than once).")
     ] = None,
     test: Annotated[
         Optional[Path], typer.Option("--test", help="Other annotated abstracts: how well the model ranks the rules' facts there.")
+    ] = None,
+    model: Annotated[
+        Optional[str], typer.Option("--model", help="The pipeline to train for: default, or learned (over the learned mentions; the model also adds and drops facts).")
     ] = None,
 ) -> None:
     """Train the model that gives relation facts their confidence, on annotated abstracts."""
@@ -115,13 +118,53 @@ def train_facts_command(
 
     from kg.training.pairs import train_facts
 
-    report = train_facts(annotations, out, corpus=corpus, test=test, on_progress=lambda line: _console(stderr=True).print(line, markup=False))
+    if model not in (None, "default", "learned"):
+        raise UserError("E311", reason=f"--model must be default or learned, not {model!r}")
+    report = train_facts(
+        annotations, out, corpus=corpus, test=test, model_name=model,
+        on_progress=lambda line: _console(stderr=True).print(line, markup=False),
+    )
     table = Table(title=f"kg train facts → {out}", show_header=False, box=None)
     table.add_row("abstracts", str(report["abstracts"]))
     table.add_row("candidate pairs (stated)", f"{report['examples']} ({report['positives']})")
     table.add_row("features", str(report["features"]))
     if "test_auc" in report:
         table.add_row("test: rule facts ranked, AUC model / rule table", f"{report['test_auc']:.3f} / {report['test_auc_rules']:.3f} ({report['test_facts']} facts)")
+    if "test_added" in report:
+        table.add_row("test: unstated pairs the model adds (stated by the annotators)", f"{report['test_added']} ({report['test_added_right']})")
+    _console().print(table)
+
+
+@train_app.command("mentions")
+def train_mentions_command(
+    annotations: Annotated[Path, typer.Argument(help="Training abstracts in the gold format (entities with names and aliases).")],
+    dev: Annotated[Path, typer.Option("--dev", help="Tuning abstracts, same format: the best epoch and threshold are chosen on them.")],
+    out: Annotated[Path, typer.Option("--out", help="Model folder to write (required).")],
+    corpus: Annotated[
+        Optional[list[Path]], typer.Option("--corpus", help="JSON Lines corpus with the text of records that give a source_id (may be given more than once).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same model.")] = 0,
+    epochs: Annotated[int, typer.Option("--epochs", min=1, help="Training epochs (the best dev epoch is kept).")] = 12,
+) -> None:
+    """Train the learned mention model (Method, Task, Dataset, Metric spans) on annotated abstracts."""
+    from rich.table import Table
+
+    from kg.evaluation.facts import read_gold
+    from kg.training.mentions import train_mentions
+
+    for path in (annotations, dev):
+        if not path.is_file():
+            raise UserError("E221", path=path, reason="no such file")
+    report = train_mentions(
+        read_gold(annotations, corpus), read_gold(dev, corpus), out, seed, epochs=epochs,
+        on_progress=lambda line: _console(stderr=True).print(line, markup=False),
+    )
+    table = Table(title=f"kg train mentions → {report.out_dir}", show_header=False, box=None)
+    table.add_row("dev mention F1 (exact span and type)", f"{report.dev['mentions']:.2f}")
+    table.add_row("settings", str(report.settings["entities"]))
+    table.add_row("epochs", f"{report.epochs_run} (best {report.best_epoch})")
+    table.add_row("time", f"{report.seconds:.0f} s")
+    table.add_row("model size", f"{report.model_bytes / 1e6:.1f} MB")
     _console().print(table)
 
 

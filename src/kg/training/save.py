@@ -25,8 +25,8 @@ def check_writable(out: Path) -> None:
         raise UserError("E311", reason=f"{out} exists and is not a SciERC model folder; choose another --out")
 
 
-def save_model(out: Path, entity_pipe: Any, relation_model: Any, report: dict[str, Any] | None = None) -> int:
-    """Write both components (and the training report) to ``out``; return the model's size in bytes.
+def _write_folder(out: Path, write: Any, meta: dict[str, Any], report: dict[str, Any] | None) -> int:
+    """Write a model folder through ``write(tmp)`` plus its meta (and report); return its size in bytes.
 
     Everything is written to a sibling temporary folder first, which then
     replaces ``out``: a failed run never leaves half a model, and no file of an
@@ -37,18 +37,7 @@ def save_model(out: Path, entity_pipe: Any, relation_model: Any, report: dict[st
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
-    # The vocab is left out: the host pipeline has its own, and a saved one
-    # would hold every training word (a copy of the data, and a megabyte).
-    entity_pipe.to_disk(tmp / ENTITY_PIPE, exclude=["vocab"])
-    relation_model.save(tmp / "relations.npz")
-    meta = {
-        "format": FORMAT_VERSION,
-        "spacy": spacy.__version__,
-        "entity_factory": ENTITY_FACTORY,
-        "entity_config": entity_config(allow_overlap=bool(entity_pipe.cfg["allow_overlap"])),
-        "entity_threshold": entity_pipe.cfg["threshold"],
-        "entity_labels": list(entity_pipe.labels),
-    }
+    write(tmp)
     (tmp / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     size = model_size(tmp)
     if report is not None:
@@ -57,3 +46,39 @@ def save_model(out: Path, entity_pipe: Any, relation_model: Any, report: dict[st
         shutil.rmtree(out)
     tmp.rename(out)
     return size
+
+
+def save_model(out: Path, entity_pipe: Any, relation_model: Any, report: dict[str, Any] | None = None) -> int:
+    """Write both SciERC components (and the training report) to ``out``; return the model's size in bytes."""
+
+    def write(tmp: Path) -> None:
+        # The vocab is left out: the host pipeline has its own, and a saved one
+        # would hold every training word (a copy of the data, and a megabyte).
+        entity_pipe.to_disk(tmp / ENTITY_PIPE, exclude=["vocab"])
+        relation_model.save(tmp / "relations.npz")
+
+    meta = {
+        "format": FORMAT_VERSION,
+        "spacy": spacy.__version__,
+        "entity_factory": ENTITY_FACTORY,
+        "entity_config": entity_config(allow_overlap=bool(entity_pipe.cfg["allow_overlap"])),
+        "entity_threshold": entity_pipe.cfg["threshold"],
+        "entity_labels": list(entity_pipe.labels),
+    }
+    return _write_folder(out, write, meta, report)
+
+
+def save_mention_model(out: Path, pipe: Any, report: dict[str, Any] | None = None) -> int:
+    """Write the learned mention component (:mod:`kg.training.mentions`) to ``out``; return its size in bytes."""
+    from kg.training.mentions import mention_config
+
+    meta = {
+        "format": FORMAT_VERSION,
+        "spacy": spacy.__version__,
+        "entity_factory": ENTITY_FACTORY,
+        "pipe": pipe.name,
+        "entity_config": {**mention_config(), "allow_overlap": bool(pipe.cfg["allow_overlap"])},
+        "entity_threshold": pipe.cfg["threshold"],
+        "entity_labels": list(pipe.labels),
+    }
+    return _write_folder(out, lambda tmp: pipe.to_disk(tmp / pipe.name, exclude=["vocab"]), meta, report)

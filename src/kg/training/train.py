@@ -91,13 +91,22 @@ def _examples(records: Sequence[dict[str, Any]], nlp: Language) -> list[Example]
     return examples
 
 
-def _predict_entities(nlp: Language, docs: Sequence[Doc]) -> list[Doc]:
-    pipe = nlp.get_pipe(ENTITY_PIPE)
+#: Which span component a training run builds: its pipe name, its config and its ``doc.spans`` key.
+#: The SciERC entity component by default; the corpus mention model passes its own.
+Component = dict[str, Any]
+
+
+def _scierc_component() -> Component:
+    return {"name": ENTITY_PIPE, "config": entity_config(), "key": SPANS_KEY}
+
+
+def _predict_entities(nlp: Language, docs: Sequence[Doc], name: str = ENTITY_PIPE) -> list[Doc]:
+    pipe = nlp.get_pipe(name)
     return list(pipe.pipe(docs, batch_size=16))
 
 
-def _entity_f1(gold: Sequence[Annotations], docs: Sequence[Doc]) -> float:
-    pred = [Annotations(frozenset((s.start, s.end - 1, s.label_) for s in d.spans[SPANS_KEY])) for d in docs]
+def _entity_f1(gold: Sequence[Annotations], docs: Sequence[Doc], key: str = SPANS_KEY) -> float:
+    pred = [Annotations(frozenset((s.start, s.end - 1, s.label_) for s in d.spans[key])) for d in docs]
     return entity_table(gold, pred)["ALL"].f1
 
 
@@ -115,9 +124,13 @@ def train_entities(
     learn_rate: float = LEARN_RATE,
     dropout: float = DROPOUT,
     on_progress: Progress | None = None,
+    component: Component | None = None,
 ) -> tuple[int, int, bool, list[dict[str, float]]]:
-    """Train the entity component in place; leave the best dev epoch's weights in it."""
-    pipe = nlp.add_pipe(ENTITY_FACTORY, name=ENTITY_PIPE, config=entity_config())
+    """Train a span component (the SciERC entities unless ``component`` says otherwise) in place;
+    leave the best dev epoch's weights in it."""
+    component = component or _scierc_component()
+    name, key = component["name"], component["key"]
+    pipe = nlp.add_pipe(ENTITY_FACTORY, name=name, config=component["config"])
     fix_random_seed(seed)
     pipe.initialize(lambda: train, nlp=nlp)
     _copy_host_tok2vec(nlp, pipe)
@@ -138,10 +151,10 @@ def train_entities(
                 stopped = True
                 break
         with pipe.model.use_params(optimizer.averages):
-            f1 = _entity_f1(dev_gold, _predict_entities(nlp, dev_docs))
+            f1 = _entity_f1(dev_gold, _predict_entities(nlp, dev_docs, name), key)
             if f1 > best[0]:
                 best = (f1, epoch, pipe.model.to_bytes())
-        history.append({"epoch": epoch, "loss": round(losses.get(ENTITY_PIPE, 0.0), 2), "dev_entity_f1": round(f1, 2)})
+        history.append({"epoch": epoch, "loss": round(losses.get(name, 0.0), 2), "dev_entity_f1": round(f1, 2)})
         if on_progress:
             on_progress(f"entities epoch {epoch}: loss {history[-1]['loss']}, dev F1 {f1:.2f}")
     pipe.model.from_bytes(best[2])
@@ -154,14 +167,18 @@ def _copy_host_tok2vec(nlp: Language, pipe: Any) -> None:
         pipe.model.get_ref("tok2vec").from_bytes(nlp.get_pipe("tok2vec").model.to_bytes())
 
 
-def tune_entities(nlp: Language, dev_docs: Sequence[Doc], dev_gold: Sequence[Annotations]) -> dict[str, Any]:
+def tune_entities(
+    nlp: Language, dev_docs: Sequence[Doc], dev_gold: Sequence[Annotations], component: Component | None = None
+) -> dict[str, Any]:
     """Pick the entity threshold and overlap policy with the best dev F1; set them on the pipe."""
-    pipe = nlp.get_pipe(ENTITY_PIPE)
+    component = component or _scierc_component()
+    name, key = component["name"], component["key"]
+    pipe = nlp.get_pipe(name)
     best: tuple[float, dict[str, Any]] = (-1.0, {})
     for allow_overlap in (True, False):
         for threshold in THRESHOLDS:
             pipe.cfg["allow_overlap"], pipe.cfg["threshold"] = allow_overlap, threshold
-            f1 = _entity_f1(dev_gold, _predict_entities(nlp, dev_docs))
+            f1 = _entity_f1(dev_gold, _predict_entities(nlp, dev_docs, name), key)
             if f1 > best[0] + 1e-9:
                 best = (f1, {"allow_overlap": allow_overlap, "threshold": threshold})
     pipe.cfg.update(best[1])

@@ -27,7 +27,9 @@ DEFAULT_MODEL_DIR = Path(__file__).parent / "model"
 #: The shipped MiniLM model of the ``transformer`` extra (``kg train scierc --encoder minilm``).
 MINILM_MODEL_DIR = Path(__file__).parent / "model_minilm"
 #: Names ``--model`` accepts besides a folder.
-NAMED_MODELS = {"default": DEFAULT_MODEL_DIR, "minilm": MINILM_MODEL_DIR}
+#: ``learned`` is the default SciERC model plus kg's own learned mention and fact models
+#: (:func:`kg.extract.loader.load_pipeline` adds them).
+NAMED_MODELS = {"default": DEFAULT_MODEL_DIR, "minilm": MINILM_MODEL_DIR, "learned": DEFAULT_MODEL_DIR}
 #: Bump when the folder layout or the meaning of a file changes.
 FORMAT_VERSION = 1
 #: Host pipelines tried in order when none is named.
