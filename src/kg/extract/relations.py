@@ -500,7 +500,7 @@ def _result_fallback(
 def _trained_rules(sent: Span, index: MentionIndex, out: _Facts, map_relation: Callable) -> None:
     """Relations predicted by the SciERC model, mapped to the graph's vocabulary."""
     doc = sent.doc
-    for head_start, head_end, tail_start, tail_end, label, score in doc._.scierc_relations:
+    for head_start, head_end, _tail_start, tail_end, label, score in doc._.scierc_relations:
         if not (sent.start <= head_start < sent.end):
             continue
         head = index.at(doc[head_end - 1])

@@ -144,7 +144,7 @@ def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept
     if media is None:
         choices = ", ".join(dict.fromkeys(offered))
         message = UserError("E347", accept=fmt or accept, choices=choices)
-        return Answer(406, "text/plain; charset=utf-8", f"{message}\n".encode("utf-8"))
+        return Answer(406, "text/plain; charset=utf-8", f"{message}\n".encode())
     headers: dict[str, str] = {}
     cut: Cut = False
     if isinstance(result, ox.QueryTriples):

@@ -65,7 +65,7 @@ def error_answer(error: KgError) -> Answer:
     """The HTTP answer for a catalogued error, as one line of text (a full queue says when to retry)."""
     status = _STATUS.get(error.code, 400 if isinstance(error, UserError) else 500)
     headers = {"Retry-After": str(error.values["seconds"])} if error.code == "E377" else {}
-    return Answer(status, _TEXT, f"{error}\n".encode("utf-8"), headers)
+    return Answer(status, _TEXT, f"{error}\n".encode(), headers)
 
 
 def _graphs(iris: tuple[str, ...]) -> list[ox.NamedNode] | None:
