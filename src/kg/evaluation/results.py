@@ -216,11 +216,11 @@ def score_results(records: Sequence[GoldResultRecord], predicted: Mapping[str, S
                     table[key].correct_predicted += bool(found)
                 if name == "core" and not found:
                     scores.errors.append({"kind": "false_positive", "paper": record.id, "value": pred.value, "method": pred.method[:1], "evidence": pred.evidence})
-            for gold, found in zip(record.results, hit):
+            for gold, matched in zip(record.results, hit):
                 for key in (gold.kind, "all"):
                     table[key].gold += 1
-                    table[key].matched_gold += found
-                if name == "core" and not found:
+                    table[key].matched_gold += matched
+                if name == "core" and not matched:
                     scores.errors.append({"kind": "miss", "paper": record.id, "value": gold.value, "method": gold.method_forms[:1], "evidence": record.abstract[gold.span[0]:gold.span[1]]})
     return scores
 

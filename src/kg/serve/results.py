@@ -27,6 +27,7 @@ Limits and dangers
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import pyoxigraph as ox
 
@@ -163,4 +164,4 @@ def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept
         headers["X-Kg-Truncated"] = str(kept)
         headers["X-Kg-Truncated-By"] = cut
     charset = "; charset=utf-8" if media.startswith("text/") else ""
-    return Answer(200, media + charset, body, headers)
+    return Answer(200, media + charset, cast(bytes, body), headers)  # serialize() without an output returns bytes; pyoxigraph's stub says bytes | None

@@ -92,7 +92,7 @@ def _examples(records: Sequence[dict[str, Any]], nlp: Language) -> list[Example]
 
 
 def _predict_entities(nlp: Language, docs: Sequence[Doc]) -> list[Doc]:
-    pipe = nlp.get_pipe(ENTITY_PIPE)
+    pipe: Any = nlp.get_pipe(ENTITY_PIPE)  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     return list(pipe.pipe(docs, batch_size=16))
 
 
@@ -117,7 +117,7 @@ def train_entities(
     on_progress: Progress | None = None,
 ) -> tuple[int, int, bool, list[dict[str, float]]]:
     """Train the entity component in place; leave the best dev epoch's weights in it."""
-    pipe = nlp.add_pipe(ENTITY_FACTORY, name=ENTITY_PIPE, config=entity_config())
+    pipe: Any = nlp.add_pipe(ENTITY_FACTORY, name=ENTITY_PIPE, config=entity_config())  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     fix_random_seed(seed)
     pipe.initialize(lambda: train, nlp=nlp)
     _copy_host_tok2vec(nlp, pipe)
@@ -151,12 +151,13 @@ def train_entities(
 def _copy_host_tok2vec(nlp: Language, pipe: Any) -> None:
     # Start from en_core_web_sm's trained tok2vec weights (same architecture).
     if "tok2vec" in nlp.pipe_names:
-        pipe.model.get_ref("tok2vec").from_bytes(nlp.get_pipe("tok2vec").model.to_bytes())
+        host: Any = nlp.get_pipe("tok2vec")  # a Tok2Vec, which spaCy's stubs type only as a callable
+        pipe.model.get_ref("tok2vec").from_bytes(host.model.to_bytes())
 
 
 def tune_entities(nlp: Language, dev_docs: Sequence[Doc], dev_gold: Sequence[Annotations]) -> dict[str, Any]:
     """Pick the entity threshold and overlap policy with the best dev F1; set them on the pipe."""
-    pipe = nlp.get_pipe(ENTITY_PIPE)
+    pipe: Any = nlp.get_pipe(ENTITY_PIPE)  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     best: tuple[float, dict[str, Any]] = (-1.0, {})
     for allow_overlap in (True, False):
         for threshold in THRESHOLDS:
