@@ -167,8 +167,8 @@ def served(browser, nodes: int, root: Path, runs: int, reference: float | None) 
     print(f"index: {len(index.iris):,} nodes, {len(index.edges):,} facts, read in {time.perf_counter() - start:.1f} s in this process"
           f" (resident memory {_resident_mb() - before:,.0f} MB higher with it)")
     entities = [n for n in range(len(index.iris)) if index.types[n] != "Paper" and index.adjacency[n]]
-    hub = max(entities, key=lambda n: (index.support[n], len(index.adjacency[n])))
-    leaf = min(entities, key=lambda n: (index.support[n], len(index.adjacency[n]), index.iris[n]))
+    hub = max(entities, key=lambda n: (index.support[n], len(index.adjacency[n])))  # noqa: F821 (the lambdas run here, before the del below)
+    leaf = min(entities, key=lambda n: (index.support[n], len(index.adjacency[n]), index.iris[n]))  # noqa: F821
     picked = {"hub": (index.iris[hub], index.labels[hub]), "leaf": (index.iris[leaf], index.labels[leaf])}
     queries = {"exact": index.labels[leaf], "prefix, many": "task 1", "one letter": "m", "none": "zzqx"}
     local = {}

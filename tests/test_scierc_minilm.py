@@ -110,7 +110,7 @@ def test_encode_maps_every_word_inside_its_window():
     encoded = encode(tokenizer, sentences)
     assert len(encoded.first) == len(encoded.last) == 9
     assert encoded.sentences == [(0, 5), (5, 9)]
-    assert all(f <= l for f, l in zip(encoded.first, encoded.last, strict=True))
+    assert all(first <= last for first, last in zip(encoded.first, encoded.last, strict=True))
     assert encoded.first == sorted(encoded.first)
     flat = [i for w in encoded.windows for i in w + [0] * (WINDOW + 2 - len(w))]
     assert tokenizer.convert_ids_to_tokens(flat[encoded.first[0]]) == "neural"
@@ -179,7 +179,7 @@ def test_shipped_minilm_model_loads_and_predicts_offline(monkeypatch):
     assert {s.label_ for s in spans} <= set(ENTITY_LABELS)
     assert all(0.0 < s <= 1.0 for s in spans.attrs["scores"])
     assert "kg_scierc_pair_opinion" not in doc.user_data, "the relation component consumes the pair opinion"
-    for hs, he, ts, te, _, score in doc._.scierc_relations:
+    for hs, he, _ts, _te, _, score in doc._.scierc_relations:
         assert (hs, he) in {(s.start, s.end) for s in spans} and 0.0 < score <= 1.0
     # empty, blank and longer-than-a-window texts go through in one batch
     odd = list(nlp.pipe(["", "   ", SENTENCE * 40]))

@@ -44,7 +44,7 @@ def split_of(source_id: str) -> str:
     True
     """
     # Salted: the arXiv file was itself sampled by the unsalted SHA-1 of the id.
-    bucket = int(hashlib.sha1(f"kg-split:{source_id}".encode("utf-8")).hexdigest(), 16) % 100
+    bucket = int(hashlib.sha1(f"kg-split:{source_id}".encode()).hexdigest(), 16) % 100
     return "train" if bucket < 70 else "dev" if bucket < 85 else "test"
 
 

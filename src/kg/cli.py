@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 try:  # recent Typer vendors its own copy of Click; its exceptions are what the parser raises
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover - Typer releases that use Click itself
-    from click import exceptions as click_errors
+    from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, from Click
 
 app = typer.Typer(
     name="kg",
@@ -58,7 +58,7 @@ def _console(stderr: bool) -> "Console":
     return Console(stderr=stderr, soft_wrap=True, emoji=False)
 
 
-_STATE = {"debug": False, "quiet": False}
+_STATE: dict[str, Any] = {"debug": False, "quiet": False}
 
 
 def _print_version(value: bool) -> None:

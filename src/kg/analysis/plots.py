@@ -66,7 +66,7 @@ def empty_reason(fig: Figure) -> str | None:
     >>> empty_reason(bar_chart(pd.DataFrame(), "Top")), empty_reason(bar_chart(pd.DataFrame({"label": ["a"], "papers": [1]}), "Top"))
     ('no data', None)
     """
-    label = fig.get_label()
+    label = str(fig.get_label())  # a str: matplotlib's stub says object
     return label[len(_EMPTY):] if label.startswith(_EMPTY) else None
 
 
@@ -77,16 +77,17 @@ def marks(fig: Figure) -> int:
     >>> marks(bar_chart(pd.DataFrame({"label": ["a", "b"], "papers": [2, 1]}), "Top")), marks(bar_chart(pd.DataFrame(), "Top"))
     (2, 0)
     """
+    import numpy as np
     from matplotlib.collections import PathCollection
 
     count = 0
     for ax in fig.axes:
         if ax.get_label() == "<colorbar>":
             continue
-        count += len(ax.patches) + sum(img.get_array().size for img in ax.images)
+        count += len(ax.patches) + sum(cells.size for img in ax.images if (cells := img.get_array()) is not None)
         # Points on named lines (data series); unnamed lines such as graph edges are decoration.
-        count += sum(len(line.get_xdata()) for line in ax.lines if not line.get_label().startswith("_"))
-        count += sum(len(c.get_offsets()) for c in ax.collections if isinstance(c, PathCollection))
+        count += sum(len(np.asarray(line.get_xdata())) for line in ax.lines if not str(line.get_label()).startswith("_"))
+        count += sum(len(np.asarray(c.get_offsets())) for c in ax.collections if isinstance(c, PathCollection))
     return count
 
 
@@ -109,7 +110,7 @@ def bar_chart(table: pd.DataFrame, title: str, *, value: str = "papers", label: 
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.set_title(title)
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.xaxis.get_major_locator().set_params(integer=True)  # type: ignore[call-arg]  # a MaxNLocator's; the stub types Locator's
     return fig
 
 
@@ -232,7 +233,7 @@ def trend_lines(table: pd.DataFrame, title: str) -> Figure:
             ax.plot(rows.year, rows.share, marker="o", markersize=3, label=str(label)[:30])
         ax.set_xlabel("year")
         ax.set_ylabel("share of that year's papers")
-        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.xaxis.get_major_locator().set_params(integer=True)  # type: ignore[call-arg]  # a MaxNLocator's; the stub types Locator's
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     ax.set_title(title)
     return fig

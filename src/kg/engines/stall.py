@@ -29,8 +29,11 @@ import statistics
 import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 __all__ = ["FACTOR", "FIRST", "FLOOR", "StallWatch"]
+
+_Key = TypeVar("_Key", bound=Hashable)
 
 #: Seconds any paper may take, whatever the measurements say.
 FLOOR = 30.0
@@ -118,7 +121,7 @@ class StallWatch:
         """Seconds since the task's last progress (or start) that it was allowed."""
         task = self._running[key]
         return self.deadline(key) - (task.last if task.last is not None else task.start)
-    def overdue(self, keys: Iterable[Hashable]) -> list[Hashable]:
+    def overdue(self, keys: Iterable[_Key]) -> list[_Key]:
         """The tasks among ``keys`` past their deadline."""
         now = self._clock()
         return [key for key in keys if key in self._running and self.deadline(key) <= now]

@@ -402,8 +402,8 @@ def score(records: Sequence[GoldRecord], predicted: Mapping[str, Sequence[Predic
                     table[key].matched_gold += found
                 if lenient and not found:
                     scores.errors.append(_miss(record, triple, nodes.get(record.id, ())))
-    for facts in predicted.values():
-        for fact in facts:
+    for listed in predicted.values():
+        for fact in listed:
             if fact.relation not in RELATIONS:
                 scores.unscored[fact.relation] = scores.unscored.get(fact.relation, 0) + 1
     return scores

@@ -106,7 +106,7 @@ def _sentence_span(abstract: str, raw: Mapping[str, Any], where: str, path: Path
         evidence = normalise_whitespace(raw["evidence"])
         at = abstract.find(evidence)
         if at < 0:
-            raise gold_error(path, where, f"its evidence is not a sentence of the abstract")
+            raise gold_error(path, where, "its evidence is not a sentence of the abstract")
         return at, at + len(evidence)
     if isinstance(raw.get("sentence"), int):
         spans = split_sentences(abstract)
@@ -114,7 +114,7 @@ def _sentence_span(abstract: str, raw: Mapping[str, Any], where: str, path: Path
             raise gold_error(path, where, f"sentence {raw['sentence']} is out of range")
         start, end, _ = spans[raw["sentence"]]
         return start, end
-    raise gold_error(path, where, f"a result needs 'evidence' or 'sentence'")
+    raise gold_error(path, where, "a result needs 'evidence' or 'sentence'")
 
 
 def _forms(name: Any, entities: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
@@ -131,7 +131,7 @@ def parse_results_gold(data: Any, path: Path) -> list[GoldResultRecord]:
     for number, raw in enumerate(data, 1):
         where = f"record {number}"
         if not isinstance(raw, dict) or not isinstance(raw.get("abstract"), str) or not isinstance(raw.get("results"), list):
-            raise gold_error(path, where, f"needs 'abstract' (or 'source_id') and a 'results' list")
+            raise gold_error(path, where, "needs 'abstract' (or 'source_id') and a 'results' list")
         abstract = normalise_whitespace(raw["abstract"])
         entities = {e["name"]: tuple(e.get("aliases", ())) for e in raw.get("entities", []) if isinstance(e, dict) and "name" in e}
         results = []
@@ -216,11 +216,11 @@ def score_results(records: Sequence[GoldResultRecord], predicted: Mapping[str, S
                     table[key].correct_predicted += bool(found)
                 if name == "core" and not found:
                     scores.errors.append({"kind": "false_positive", "paper": record.id, "value": pred.value, "method": pred.method[:1], "evidence": pred.evidence})
-            for gold, found in zip(record.results, hit):
+            for gold, matched in zip(record.results, hit):
                 for key in (gold.kind, "all"):
                     table[key].gold += 1
-                    table[key].matched_gold += found
-                if name == "core" and not found:
+                    table[key].matched_gold += matched
+                if name == "core" and not matched:
                     scores.errors.append({"kind": "miss", "paper": record.id, "value": gold.value, "method": gold.method_forms[:1], "evidence": record.abstract[gold.span[0]:gold.span[1]]})
     return scores
 

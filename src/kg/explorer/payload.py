@@ -223,9 +223,9 @@ def explorer_payload(
         for k, pid in enumerate(cited_by[:MAX_EVIDENCE]):
             sentence = _cut(evidence[k]) if k < len(evidence) else ""
             entry = [paper_index[pid], sentence, mention_spans(sentence, *ends) if sentence else []]
-            named = _cut(naming[k]) if k < len(naming) and naming[k] else ""
-            if named:  # the sentence naming the subject, when the evidence does not
-                entry += [named, mention_spans(named, *ends)]
+            naming_sentence = _cut(naming[k]) if k < len(naming) and naming[k] else ""
+            if naming_sentence:  # the sentence naming the subject, when the evidence does not
+                entry += [naming_sentence, mention_spans(naming_sentence, *ends)]
             sources.append(entry)
         edge: dict[str, Any] = {
             "from": ids[source],

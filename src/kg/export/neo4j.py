@@ -100,7 +100,7 @@ def _array(values: Iterable[Any]) -> str:
     return ARRAY_DELIMITER.join(str(v) for v in values)
 
 
-def _rows(kg: KnowledgeGraph) -> dict[str, list[Sequence[Any]]]:
+def _rows(kg: KnowledgeGraph) -> dict[str, Sequence[Sequence[Any]]]:
     graph = kg.to_networkx()
     counts = {row["n"]: row["c"] for row in kg.select(_COUNTS)}
     papers = [

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import pyoxigraph as ox
 
@@ -64,7 +64,8 @@ def dataset_quads(kg: KnowledgeGraph) -> list[ox.Quad]:
     mentioned_in = str(KG.mentionedIn)
     quads = []
     for triple in kg.triples():
-        subject, predicate, obj = triple.subject.value, triple.predicate.value, triple.object.value
+        # The graph holds no quoted triples (RDF-star), so every end has a value.
+        subject, predicate, obj = triple.subject.value, triple.predicate.value, triple.object.value  # type: ignore[union-attr]
         if subject in papers:
             graphs = {subject}
         elif subject in statement_paper:
@@ -89,7 +90,7 @@ def _check(path: Path, fmt: ox.RdfFormat) -> None:
 
 def write_nquads(kg: KnowledgeGraph, path: str | Path) -> None:
     """Write ``graph.nq``: sorted N-Quads, one named graph per paper; atomic, parsed back first."""
-    lines = ox.serialize(dataset_quads(kg), format=ox.RdfFormat.N_QUADS).splitlines(keepends=True)
+    lines = cast(bytes, ox.serialize(dataset_quads(kg), format=ox.RdfFormat.N_QUADS)).splitlines(keepends=True)  # serialize() without an output returns bytes; pyoxigraph's stub says bytes | None
     with atomic_write(path, "wb", check=lambda tmp: _check(tmp, ox.RdfFormat.N_QUADS)) as handle:
         handle.write(b"".join(sorted(lines)))
 

@@ -18,7 +18,8 @@ True
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import srsly
 from spacy.tokens import Doc

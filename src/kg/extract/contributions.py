@@ -320,14 +320,14 @@ def _surface_objects(sent: Span, index: MentionIndex, patterns: ContributionPatt
                 following = [t for t in after[j + 1 : j + 4] if t.lower_ not in ("the", "as", "it")]
                 if following and (found := index.at(following[0], PROPOSABLE)):
                     return verb, [found]
-        window = []
+        window: list[Token] = []
         for word in after[:15]:
             if word.lower_ in _STOP or (word.text == "," and window):
                 break
             window.append(word)
-        found = index.within(window, PROPOSABLE)
-        named = [_short_form(m, index) for m in found if looks_named(m.text)]
-        return verb, (named or found)[:1]
+        inside = index.within(window, PROPOSABLE)
+        named = [_short_form(m, index) for m in inside if looks_named(m.text)]
+        return verb, (named or inside)[:1]
     return None
 
 

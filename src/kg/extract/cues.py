@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spacy.util import registry
 
@@ -120,7 +121,7 @@ class RoleCues:
     method_verbs: frozenset[str]
 
 
-def _read_cues(path: Path) -> dict[str, frozenset[str] | tuple[tuple[str, ...], ...]]:
+def _read_cues(path: Path) -> dict[str, Any]:
     """A ``*_cues.vN.json`` file's lists: word lists become sets, ``*_phrases`` lists tuples."""
     raw = {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if not k.startswith("_")}
     return {

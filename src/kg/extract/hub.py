@@ -275,11 +275,11 @@ def _about_main(
         return
     if _is_background(sent, cues) and not named:
         return
-    if not named and sent.end_char <= proposal_start and reference.lower_ not in cues.self_pronouns:
+    if reference is not None and sent.end_char <= proposal_start and reference.lower_ not in cues.self_pronouns:
         return  # "it" before the proposal is something else
     lemmas = _lemmas(sent)
     results = bool(lemmas & cues.results)
-    anchor = index.spans[named[0]].start if named else reference.i
+    anchor = reference.i if reference is not None else index.spans[named[0]].start  # (reference is None when named)
     speaker = _self_reference(doc[sent.start : anchor], cues, heads) if named else None
     if speaker is not None and speaker.lower_ in cues.self_pronouns:
         anchor = speaker.i  # "we formulate X as Y and propose Z": the authors speak from the start

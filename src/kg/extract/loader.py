@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import spacy
 from spacy.language import Language
+
+if TYPE_CHECKING:
+    from spacy.pipeline import Pipe
 
 from kg.errors import KgError, UserError
 from kg.extract.components import skip_failed_doc
@@ -122,4 +126,6 @@ def install_error_handler(nlp: Language, handler: Callable[..., None] = skip_fai
     nlp.default_error_handler = handler
     for name in (*COMPONENTS, SCORER):
         if name in nlp.pipe_names:
-            nlp.get_pipe(name).set_error_handler(handler)
+            # The kg components are Pipes; spaCy's stub says a handler never returns, but a handler
+            # that logs and returns (skipping the Doc) is what spaCy's docs describe.
+            cast("Pipe", nlp.get_pipe(name)).set_error_handler(handler)  # type: ignore[arg-type]

@@ -446,7 +446,7 @@ def _acronym_labels(
     for acronym in acronyms:
         span = doc.char_span(acronym.start, acronym.end, alignment_mode="expand")
         label = None if span is None else _long_form_label(span, acronym, candidates, heads)
-        if label is not None:
+        if span is not None and label is not None:
             labels[acronym.short] = label
             start = span.start
             while start < span.end - 1 and doc[start].lower_ in ("and", "or", ","):
@@ -466,7 +466,7 @@ def _appositive_names(doc: Doc, heads: MentionHeads, extractor: str) -> list[Can
             continue  # part of a longer proper name ("Federated Learning with ...")
         noun = token.head if token.dep_ == "appos" else next((c for c in token.children if c.dep_ == "appos"), None)
         label = _label_of_noun(noun, heads)
-        if label in (METHOD, DATASET) and noun.pos_ == "NOUN":
+        if label in (METHOD, DATASET) and noun is not None and noun.pos_ == "NOUN":
             found.append(Candidate(letter_prefix(doc, token.i), token.i + 1, label, 0.7, 6, extractor))
     return found
 

@@ -274,11 +274,11 @@ def _candidates(a: _Abstract, only: set[tuple[str, str, str]] | None) -> list[Ca
                     best[slot] = (10**9, None, min(obj.mentions, key=lambda m: m.start))
     things = {t.key: t for t in a.things}
     out = []
-    for slot, (_, s, o) in sorted(best.items(), key=lambda item: item[0]):
+    for slot, (_, s_mention, o_mention) in sorted(best.items(), key=lambda item: item[0]):
         if only is not None and slot not in only:
             continue
         relation, s_key, o_key = slot
-        out.append(Candidate(relation, things[s_key], things[o_key], a.features(relation, things[s_key], s, o), a.stated.get(slot), (s, o)))
+        out.append(Candidate(relation, things[s_key], things[o_key], a.features(relation, things[s_key], s_mention, o_mention), a.stated.get(slot), (s_mention, o_mention)))
     return out
 
 
@@ -332,13 +332,14 @@ def rescored(doc: Doc, mentions: Sequence[Mention], facts: Sequence[Fact], acron
     if not scored and model.add is None:
         return list(facts)
     a = _Abstract(doc, mentions, facts, acronyms)
-    wanted = {(f.relation, a.key_of(f.subject), a.key_of(f.object)) for f in scored}
+    # (every scored fact has a subject: the check below says so to the type checker)
+    wanted = {(f.relation, a.key_of(f.subject), a.key_of(f.object)) for f in scored if f.subject is not None}
     found = _candidates(a, None if model.add is not None else wanted)
     scores = {c.slot: round(model.score(c.features), 3) for c in found}
     out = []
     for f in facts:
-        slot = (f.relation, a.key_of(f.subject), a.key_of(f.object)) if f in scored else None
-        if f.extractor.partition("#")[2] in GATED and scores.get(slot, 0.0) < GATE:
+        slot = (f.relation, a.key_of(f.subject), a.key_of(f.object)) if f.subject is not None and f in scored else None
+        if f.extractor.partition("#")[2] in GATED and (scores.get(slot, 0.0) if slot is not None else 0.0) < GATE:
             continue
         if model.drop is not None and slot in scores and scores[slot] < model.drop:
             continue

@@ -322,9 +322,9 @@ def _proposal_rules(sent: Span, index: MentionIndex, out: _Facts, proposals: Seq
             elif "in" in words or "on" in words:
                 out.add(Relation.ADDRESSES, proposed, task, Rule.PURPOSE_IN)  # "Z ... diversity in LLM reasoning"
         for described in _descriptions(span, index):
-            task = embedded_task(index.spans[described], heads)
-            if task is not None:
-                out.add(Relation.ADDRESSES, proposed, task, Rule.DESCRIBED_TASK)
+            embedded = embedded_task(index.spans[described], heads)
+            if embedded is not None:
+                out.add(Relation.ADDRESSES, proposed, embedded, Rule.DESCRIBED_TASK)
 
 
 def _descriptions(span: Span, index: MentionIndex) -> list[Mention]:
@@ -500,7 +500,7 @@ def _result_fallback(
 def _trained_rules(sent: Span, index: MentionIndex, out: _Facts, map_relation: Callable) -> None:
     """Relations predicted by the SciERC model, mapped to the graph's vocabulary."""
     doc = sent.doc
-    for head_start, head_end, tail_start, tail_end, label, score in doc._.scierc_relations:
+    for head_start, head_end, _tail_start, tail_end, label, score in doc._.scierc_relations:
         if not (sent.start <= head_start < sent.end):
             continue
         head = index.at(doc[head_end - 1])
@@ -558,7 +558,7 @@ def find_relations(
         _proposal_rules(sent, index, out, proposals, heads)
         _result_fallback(sent, index, out, proposals, cues, heads, acronyms)
         facts += out.facts
-        if trained:
+        if trained and map_relation is not None:  # (trained says so; this tells the type checker)
             out = _Facts(sent, proposals, confidences, "scierc")
             _trained_rules(sent, index, out, map_relation)
             facts += out.facts
@@ -567,7 +567,7 @@ def find_relations(
         for task in topic_tasks(doc, index, acronyms, every, heads):
             if any(p.start <= task.start and task.end <= p.end for p in proposals):
                 continue  # a word of the method's own description: "a data-driven and local-verification approach"
-            span = index.spans.get(task) or every.spans[task]
+            span = index.spans.get(task) or (every if every is not None else index).spans[task]  # (without every, tasks come from index)
             if _spelled_out(span, proposals[0]):
                 continue  # "Global Magnitude Pruning (Global MP)": the method's own long form
             out = _Facts(span.sent, proposals, confidences)

@@ -320,6 +320,7 @@ def find_results(
             named = _by_subject(clause, text, methods, own, reference)
             method_text = None
             passive = _achieved_by(sentence, start, candidate.end, methods)
+            method: Mention | None
             if passive is not None and passive != reference:
                 method = passive
             elif named is not None:
@@ -426,7 +427,7 @@ def _respectively(
         for field, mentions in lists.items():
             if len(mentions) == len(group):
                 for i, mention in zip(group, mentions):
-                    paired[i] = replace(paired[i], **{field: mention})
+                    paired[i] = replace(paired[i], **{field: mention})  # type: ignore[arg-type]  # field: dataset, method or compared_to, each a Mention | None
                     if field == "compared_to":
                         paired[i] = replace(paired[i], compared_text=mention.text)
     return paired

@@ -110,6 +110,5 @@ def retyped(doc: Doc, spans: Sequence[tuple[int, int, str]], heads: MentionHeads
     out = []
     for (start, end, label), name in zip(spans, names):
         role = decided.get(doc[start:end].text.lower())
-        keep = role is None or label == DATASET or name
-        out.append(label if keep else role)
+        out.append(label if role is None or label == DATASET or name else role)
     return out

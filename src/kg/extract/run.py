@@ -11,6 +11,7 @@ import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from typing import overload
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -54,6 +55,10 @@ def split_text(text: str, max_length: int) -> list[tuple[int, str]]:
     return pieces
 
 
+@overload
+def _shift_mention(mention: Mention, by: int) -> Mention: ...
+@overload
+def _shift_mention(mention: None, by: int) -> None: ...
 def _shift_mention(mention: Mention | None, by: int) -> Mention | None:
     if mention is None or by == 0:
         return mention
@@ -78,8 +83,11 @@ def _shift_acronym(acronym: Acronym, by: int) -> Acronym:
 def _shift_result(result: Result, by: int) -> Result:
     if by == 0:
         return result
-    ends = {k: _shift_mention(getattr(result, k), by) for k in ("method", "metric", "dataset", "task", "compared_to")}
-    return replace(result, start=result.start + by, end=result.end + by, sentence=(result.sentence[0] + by, result.sentence[1] + by), **ends)
+    return replace(
+        result, start=result.start + by, end=result.end + by, sentence=(result.sentence[0] + by, result.sentence[1] + by),
+        method=_shift_mention(result.method, by), metric=_shift_mention(result.metric, by), dataset=_shift_mention(result.dataset, by),
+        task=_shift_mention(result.task, by), compared_to=_shift_mention(result.compared_to, by),
+    )
 
 
 def doc_extraction(paper_id: str, doc: Doc, offset: int = 0) -> Extraction:

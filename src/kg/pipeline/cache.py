@@ -161,7 +161,7 @@ def mistyped(value: Any, where: str, hint: Any = None) -> str | None:
         if len(items) != len(value):
             return f"{where} has {len(value)} items, not {len(items)}"
         return next((w for i, (v, a) in enumerate(zip(value, items)) if (w := mistyped(v, f"{where}[{i}]", a))), None)
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if not isinstance(value, hint):
             return f"{where} is not an object: {value!r:.40}"
         hints = typing.get_type_hints(hint)

@@ -14,7 +14,7 @@ import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from kg.buildfolder import is_build_folder
@@ -130,7 +130,7 @@ def _input_files(inputs: Sequence[str | os.PathLike[str]], out: Path, on_warning
     roots = [Path(os.path.realpath(argument)) for argument in inputs if Path(argument).is_dir()]
     own = Path(os.path.realpath(out))
 
-    @lru_cache(maxsize=None)
+    @cache
     def inside_build(folder: Path) -> bool:
         if folder == own or is_build_folder(folder):
             return True

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import codecs
 import io
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -150,7 +150,7 @@ def decode(data: bytes) -> tuple[str, str]:
     return "\n".join(split_lines(text)).replace("\x00", ""), encoding
 
 
-def _read_lines(file: BinaryIO, encoding: str) -> Iterator[str]:
+def _read_lines(file: BinaryIO, encoding: str) -> Generator[str, None, None]:
     """Decoded lines of ``file`` as :func:`split_lines` gives them, NULs dropped, each cut past :data:`MAX_RECORD_CHARS`."""
     file.seek(0)
     ended = False  # with a newline: then a last, empty line follows, as split_lines gives
@@ -177,7 +177,7 @@ def _open(path: Path) -> tuple[BinaryIO, str] | Rejection:
     try:
         if not path.is_file():
             return reject("E102", str(path), reason="not a regular file")
-        file = path.open("rb")
+        file: BinaryIO = path.open("rb")
     except OSError as error:
         return unreadable(path, error)
     try:

@@ -92,7 +92,7 @@ def paper_from_record(record: Mapping[Any, Any], source: str) -> Paper | Rejecti
     >>> paper_from_record({"Paper_ID": " p1 ", "Summary": "We <i>study</i> X."}, "f:1").abstract
     'We study X.'
     """
-    given = {}
+    given: dict[str, Any] = {}
     for key, value in record.items():
         if isinstance(key, str) and _present(value):
             given.setdefault(_alias(key), value)

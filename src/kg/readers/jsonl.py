@@ -180,7 +180,7 @@ def iter_json(text: str | Iterable[str], name: str) -> Iterator[Item]:
     [('f:1', {'a': 1}), 'E104']
     """
     lines: Numbered = enumerate(split_lines(text) if isinstance(text, str) else text, 1)
-    for number, line in lines:
+    for number, line in lines:  # noqa: B007 (number and line are used after the break)
         head = line.lstrip(" \t\r\ufeff")
         if head:
             break

@@ -88,7 +88,7 @@ class _Feed:
         self.ended = False
 
 
-def _rows(feed: _Feed, delimiter: str, width: int | None) -> Iterator[tuple[int, list[str] | Rejection]]:
+def _rows(feed: _Feed, delimiter: str, width: int | None) -> Iterator[tuple[int, list[str] | csv.Error | _TooLong]]:
     """``(first line index, row or rejection)`` of each record from the feed.
 
     With ``width`` set, a multi-line record of another width restarts the
@@ -105,7 +105,7 @@ def _rows(feed: _Feed, delimiter: str, width: int | None) -> Iterator[tuple[int,
                 return
             except (csv.Error, _TooLong) as error:
                 # The error's source is filled in by the caller, which knows the file's name.
-                yield first, error  # type: ignore[misc]
+                yield first, error
                 feed.replay()
                 break
             if feed.ended:  # the csv module hands out what it read; the record is not whole

@@ -200,10 +200,10 @@ def _collect(inputs: list[tuple[Paper, Extraction]]) -> _Collected:
     for definitions in out.definitions.values():
         for definition in definitions:
             for cls in _TYPES:
-                node = out.clusters.ids.get((cls, definition.long_key))
-                if node is not None:
-                    out.acronym_labels[node].add(definition.short)
-                    out.long_labels[node][definition.long] += 1
+                long_node = out.clusters.ids.get((cls, definition.long_key))
+                if long_node is not None:
+                    out.acronym_labels[long_node].add(definition.short)
+                    out.long_labels[long_node][definition.long] += 1
     return out
 
 

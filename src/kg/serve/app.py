@@ -70,7 +70,7 @@ SECURITY_HEADERS = {
 }
 _UPDATE_TYPES = {"application/sparql-update"}
 #: The explorer's own files, shared with graph.html, and vis-network from pyvis: name -> (read, media type).
-_EXPLORER_FILES = {
+_EXPLORER_FILES: dict[str, tuple[Callable[[], str], str]] = {
     "explorer.js": (lambda: explorer_asset("explorer.js"), "text/javascript; charset=utf-8"),
     "explorer.css": (lambda: explorer_asset("explorer.css"), "text/css; charset=utf-8"),
     "vis-network.min.js": (vis_network_js, "text/javascript; charset=utf-8"),

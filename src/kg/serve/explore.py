@@ -34,7 +34,7 @@ strong as its less supported end), :data:`OVERVIEW` nodes at most, with the fact
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 import pyoxigraph as ox
@@ -93,8 +93,8 @@ _SUPPORT = """SELECT ?s ?p ?o (COUNT(DISTINCT ?paper) AS ?n) (MAX(?c) AS ?conf) 
 
 def _rows(store: ox.Store, sparql: str, **iris: str) -> list[dict[str, str]]:
     """Rows of a fixed SELECT with ``iris`` substituted, as ``name -> value`` (unbound names left out)."""
-    substitutions = {ox.Variable(name): ox.NamedNode(iri) for name, iri in iris.items()}
-    solutions = store.query(sparql, prefixes=PREFIXES, substitutions=substitutions)
+    substitutions: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {ox.Variable(name): ox.NamedNode(iri) for name, iri in iris.items()}
+    solutions = cast(ox.QuerySolutions, store.query(sparql, prefixes=PREFIXES, substitutions=substitutions))  # a SELECT's answer
     names = [variable.value for variable in solutions.variables]
     return [{name: row[name].value for name in names if row[name] is not None} for row in solutions]
 

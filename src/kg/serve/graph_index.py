@@ -27,6 +27,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 
 import pyoxigraph as ox
 
@@ -84,8 +85,8 @@ class GraphIndex:
 
 
 def _rows(store: ox.Store, sparql: str, **iris: str) -> list[ox.QuerySolution]:
-    substitutions = {ox.Variable(name): ox.NamedNode(iri) for name, iri in iris.items()}
-    return list(store.query(sparql, prefixes=PREFIXES, substitutions=substitutions))
+    substitutions: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {ox.Variable(name): ox.NamedNode(iri) for name, iri in iris.items()}
+    return list(cast(ox.QuerySolutions, store.query(sparql, prefixes=PREFIXES, substitutions=substitutions)))  # a SELECT's answer
 
 
 def _year(value: str | None) -> int | None:

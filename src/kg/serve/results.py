@@ -27,6 +27,7 @@ Limits and dangers
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import pyoxigraph as ox
 
@@ -144,7 +145,7 @@ def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept
     if media is None:
         choices = ", ".join(dict.fromkeys(offered))
         message = UserError("E347", accept=fmt or accept, choices=choices)
-        return Answer(406, "text/plain; charset=utf-8", f"{message}\n".encode("utf-8"))
+        return Answer(406, "text/plain; charset=utf-8", f"{message}\n".encode())
     headers: dict[str, str] = {}
     cut: Cut = False
     if isinstance(result, ox.QueryTriples):
@@ -163,4 +164,4 @@ def render(result: ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples, accept
         headers["X-Kg-Truncated"] = str(kept)
         headers["X-Kg-Truncated-By"] = cut
     charset = "; charset=utf-8" if media.startswith("text/") else ""
-    return Answer(200, media + charset, body, headers)
+    return Answer(200, media + charset, cast(bytes, body), headers)  # serialize() without an output returns bytes; pyoxigraph's stub says bytes | None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pyoxigraph as ox
 
@@ -65,7 +65,7 @@ def error_answer(error: KgError) -> Answer:
     """The HTTP answer for a catalogued error, as one line of text (a full queue says when to retry)."""
     status = _STATUS.get(error.code, 400 if isinstance(error, UserError) else 500)
     headers = {"Retry-After": str(error.values["seconds"])} if error.code == "E377" else {}
-    return Answer(status, _TEXT, f"{error}\n".encode("utf-8"), headers)
+    return Answer(status, _TEXT, f"{error}\n".encode(), headers)
 
 
 def _graphs(iris: tuple[str, ...]) -> list[ox.NamedNode] | None:
@@ -101,7 +101,7 @@ def select(path: str, generation: Generation, sparql: str, bindings: Mapping[str
     Each value is ``{"value": str, "iri": bool}`` or ``None`` when unbound.
     """
     store = open_store(path, generation)
-    substitutions = {ox.Variable(name): ox.NamedNode(iri) for name, iri in bindings.items()}
-    solutions = store.query(sparql, prefixes=PREFIXES, substitutions=substitutions)
+    substitutions: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {ox.Variable(name): ox.NamedNode(iri) for name, iri in bindings.items()}
+    solutions = cast(ox.QuerySolutions, store.query(sparql, prefixes=PREFIXES, substitutions=substitutions))  # a SELECT's answer
     names = [variable.value for variable in solutions.variables]
     return [{name: None if row[name] is None else {"value": row[name].value, "iri": isinstance(row[name], ox.NamedNode)} for name in names} for row in solutions]

@@ -102,7 +102,7 @@ def entity_iri(key: str) -> str:
 
 def result_iri(paper_id: str, start: int) -> str:
     """A stable IRI for the numeric result whose value starts at ``start`` in the paper's abstract."""
-    digest = hashlib.sha256(f"{paper_id}\x1f{start}".encode("utf-8"))
+    digest = hashlib.sha256(f"{paper_id}\x1f{start}".encode())
     return f"{DATA}result/{digest.hexdigest()[:24]}"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pyoxigraph as ox
 
 from kg.errors import UserError
@@ -38,8 +40,8 @@ def serialize(store: ox.Store, fmt: str = "turtle", triples: list[ox.Triple] | N
     triples = sorted_triples(store) if triples is None else triples
     if fmt == "ntriples":
         # Oxigraph writes canonical N-Triples; sorting the lines makes the file byte-stable.
-        lines = ox.serialize(triples, format=FORMATS[fmt]).splitlines(keepends=True)
+        lines = cast(bytes, ox.serialize(triples, format=FORMATS[fmt])).splitlines(keepends=True)  # serialize() without an output returns bytes; pyoxigraph's stub says bytes | None
         return b"".join(sorted(lines))
     # kgid: would only turn our IRIs into escaped local names (kgid:method\/x); full IRIs read better.
     prefixes = {k: v for k, v in PREFIXES.items() if k != "kgid"} if fmt == "turtle" else None
-    return ox.serialize(triples, format=FORMATS[fmt], prefixes=prefixes)
+    return cast(bytes, ox.serialize(triples, format=FORMATS[fmt], prefixes=prefixes))

@@ -70,7 +70,7 @@ def make_doc(vocab: Vocab, sentences: Sequence[Sequence[str]]) -> Doc:
     ['A b .', 'C .']
     """
     words = [w for sent in sentences for w in sent]
-    starts = [i == 0 for sent in sentences for i in range(len(sent))]
+    starts: list[bool | int | None] = [i == 0 for sent in sentences for i in range(len(sent))]
     return Doc(vocab, words=words, sent_starts=starts)
 
 

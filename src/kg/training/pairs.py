@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kg.evaluation.facts import Corpora, GoldRecord, forms_match, read_gold
 from kg.extract.annotations import as_tuple
@@ -126,7 +127,7 @@ def train_facts(
     data = examples(records, nlp)
     model = fit(data, c, add=add, drop=drop)
     save(model, out)
-    report = {
+    report: dict[str, Any] = {
         "abstracts": len(records),
         "examples": len(data),
         "positives": sum(e.label for e in data),
@@ -137,7 +138,7 @@ def train_facts(
         ruled = [e for e in held if e.rule_confidence is not None]
         report["test_facts"] = len(ruled)
         report["test_auc"] = auc([(model.score(e.candidate.features), e.label) for e in ruled])
-        report["test_auc_rules"] = auc([(e.rule_confidence, e.label) for e in ruled])
+        report["test_auc_rules"] = auc([(e.rule_confidence, e.label) for e in ruled if e.rule_confidence is not None])  # (all of them)
         if add is not None:
             added = [e for e in held if e.rule_confidence is None and model.score(e.candidate.features) >= add]
             report["test_added"], report["test_added_right"] = len(added), sum(e.label for e in added)

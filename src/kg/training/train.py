@@ -101,7 +101,7 @@ def _scierc_component() -> Component:
 
 
 def _predict_entities(nlp: Language, docs: Sequence[Doc], name: str = ENTITY_PIPE) -> list[Doc]:
-    pipe = nlp.get_pipe(name)
+    pipe: Any = nlp.get_pipe(name)  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     return list(pipe.pipe(docs, batch_size=16))
 
 
@@ -130,7 +130,7 @@ def train_entities(
     leave the best dev epoch's weights in it."""
     component = component or _scierc_component()
     name, key = component["name"], component["key"]
-    pipe = nlp.add_pipe(ENTITY_FACTORY, name=name, config=component["config"])
+    pipe: Any = nlp.add_pipe(ENTITY_FACTORY, name=name, config=component["config"])  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     fix_random_seed(seed)
     pipe.initialize(lambda: train, nlp=nlp)
     _copy_host_tok2vec(nlp, pipe)
@@ -164,7 +164,8 @@ def train_entities(
 def _copy_host_tok2vec(nlp: Language, pipe: Any) -> None:
     # Start from en_core_web_sm's trained tok2vec weights (same architecture).
     if "tok2vec" in nlp.pipe_names:
-        pipe.model.get_ref("tok2vec").from_bytes(nlp.get_pipe("tok2vec").model.to_bytes())
+        host: Any = nlp.get_pipe("tok2vec")  # a Tok2Vec, which spaCy's stubs type only as a callable
+        pipe.model.get_ref("tok2vec").from_bytes(host.model.to_bytes())
 
 
 def tune_entities(
@@ -173,7 +174,7 @@ def tune_entities(
     """Pick the entity threshold and overlap policy with the best dev F1; set them on the pipe."""
     component = component or _scierc_component()
     name, key = component["name"], component["key"]
-    pipe = nlp.get_pipe(name)
+    pipe: Any = nlp.get_pipe(name)  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     best: tuple[float, dict[str, Any]] = (-1.0, {})
     for allow_overlap in (True, False):
         for threshold in THRESHOLDS:

@@ -23,7 +23,10 @@ on first use, so importing a leaf view (``kg.views.offline``) stays cheap.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what __getattr__ hands out, for type checkers
+    from kg.views.graph import FactRow, KnowledgeGraph, load
 
 __all__ = ["FactRow", "KnowledgeGraph", "load"]
 

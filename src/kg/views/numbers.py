@@ -162,7 +162,7 @@ def leaderboards(store: ox.Store, *, min_entries: int = 1) -> dict[tuple[str, st
     the benchmark. Only results that name a dataset and a metric are ranked; groups
     with fewer than ``min_entries`` results are left out. Biggest boards first.
     """
-    boards: dict[tuple[str, str, str], list[ResultRow]] = {}
+    boards: dict[tuple[str, str], list[ResultRow]] = {}
     for row in results(store):
         if row.kind == "absolute" and row.dataset_label and row.metric_label:
             boards.setdefault(_board_key(row), []).append(row)

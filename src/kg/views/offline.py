@@ -97,11 +97,11 @@ def network_keyword(sparql: str) -> str | None:
         tree = parseQuery(sparql)
     except ParseException as query_error:
         try:
-            tree = parseUpdate(sparql)
+            update = parseUpdate(sparql)
         except ParseException:
             reason = " ".join(str(query_error).split())
             raise UserError("E303", reason=f"{reason} (the query names SERVICE or LOAD and could not be shown offline)") from None
-        names = set(_nodes(tree))
+        names = set(_nodes(update))
         return "LOAD" if "Load" in names else "SERVICE" if "ServiceGraphPattern" in names else "UPDATE"
     for name in _nodes(tree):
         if name in _NETWORK_NODES:

@@ -1,6 +1,7 @@
 """Write query results as they stream: SPARQL CSV, SPARQL JSON, N-Triples.
 
-Each writer takes a :class:`~kg.views.sparql.QueryStream` and an open text
+Each writer takes a stream of results (:class:`~kg.views.sparql.QueryStream`,
+or ``kg query``'s :class:`~kg.views.isolated.ProcessQueryStream`) and an open text
 handle and writes row by row, so neither the rows nor the text are ever held
 whole (pyoxigraph's own result serialisers need the result object itself,
 which stays in the query thread). The CSV follows SPARQL 1.1 Query Results
@@ -23,12 +24,11 @@ import csv
 import json
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from typing import IO, Any
+from typing import IO, Any, Protocol, cast
 
 import pyoxigraph as ox
 
 from kg.store.namespace import PREFIXES
-from kg.views.sparql import QueryStream
 
 __all__ = ["json_term", "text_value", "write_csv", "write_json", "write_ntriples"]
 
@@ -66,7 +66,19 @@ def json_term(term: Any) -> dict[str, Any]:
     return binding
 
 
-def write_csv(result: QueryStream, handle: IO[str]) -> None:
+class ResultStream(Protocol):
+    """What the writers read of a streaming result: its kind, an ASK's answer, a SELECT's names, its rows."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def boolean(self) -> bool | None: ...
+    @property
+    def variables(self) -> tuple[str, ...]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+def write_csv(result: ResultStream, handle: IO[str]) -> None:
     """Write a SELECT's rows as CSV, header first (an ASK writes ``true`` or ``false``)."""
     if result.kind == "ask":
         handle.write("true\n" if result.boolean else "false\n")
@@ -77,7 +89,7 @@ def write_csv(result: QueryStream, handle: IO[str]) -> None:
         writer.writerow([text_value(row[name]) for name in result.variables])
 
 
-def write_json(result: QueryStream, handle: IO[str]) -> None:
+def write_json(result: ResultStream, handle: IO[str]) -> None:
     """Write SPARQL JSON results, one binding a line."""
     if result.kind == "ask":
         handle.write(json.dumps({"head": {}, "boolean": bool(result.boolean)}) + "\n")
@@ -97,7 +109,7 @@ def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def write_ntriples(result: QueryStream, handle: IO[str]) -> None:
+def write_ntriples(result: ResultStream, handle: IO[str]) -> None:
     """Write the triples of a CONSTRUCT or DESCRIBE as N-Triples, a few hundred at a time."""
     for chunk in _chunks(result, 256):
-        handle.write(ox.serialize(chunk, format=ox.RdfFormat.N_TRIPLES).decode("utf-8"))
+        handle.write(cast(bytes, ox.serialize(chunk, format=ox.RdfFormat.N_TRIPLES)).decode("utf-8"))  # serialize() without an output returns bytes; pyoxigraph's stub says bytes | None

@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import pyoxigraph as ox
 
@@ -191,7 +191,7 @@ class QueryStream:
         else:
             self.variables = value
             self._finished = False
-        self.kind: Literal["select", "ask", "graph"] = kind
+        self.kind: Literal["select", "ask", "graph"] = cast(Literal["select", "ask", "graph"], kind)  # the first message's kind is one of these
 
     def _next(self) -> tuple[str, Any]:
         # Checked before every read, not only when the queue is empty, so a fast stream stops on time too.

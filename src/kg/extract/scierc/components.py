@@ -142,17 +142,17 @@ def add_trained_components(
     """
     path = resolve_model_dir(model_dir)
     meta = read_meta(path)
-    where = {"before": before} if before else {}
+    where = before or None  # no name: at the end
     if meta.get("kind") == "minilm":
         from kg.extract.scierc.ensemble import ENSEMBLE_PIPE
 
         base = str(DEFAULT_MODEL_DIR)
-        nlp.add_pipe(ENSEMBLE_PIPE, config={"model_dir": str(path), "base_dir": base}, **where)
+        nlp.add_pipe(ENSEMBLE_PIPE, config={"model_dir": str(path), "base_dir": base}, before=where)
         relation_config = {"model_dir": base, "threshold": meta["relation_threshold"]}
-        nlp.add_pipe(RELATION_PIPE, config=relation_config, **where)
+        nlp.add_pipe(RELATION_PIPE, config=relation_config, before=where)
         return nlp
-    pipe = nlp.add_pipe(meta["entity_factory"], name=ENTITY_PIPE, config=meta["entity_config"], **where)
+    pipe: Any = nlp.add_pipe(meta["entity_factory"], name=ENTITY_PIPE, config=meta["entity_config"], before=where)  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     pipe.from_disk(path / ENTITY_PIPE, exclude=["vocab"])
     pipe.cfg["threshold"] = meta.get("entity_threshold")
-    nlp.add_pipe(RELATION_PIPE, config={"model_dir": str(path)}, **where)
+    nlp.add_pipe(RELATION_PIPE, config={"model_dir": str(path)}, before=where)
     return nlp

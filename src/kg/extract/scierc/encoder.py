@@ -153,7 +153,8 @@ class SpanPairNet(nn.Module):
     def __init__(self, encoder: nn.Module, width_dim: int = 32, hidden: int = 150, pair_dim: int = 200, dropout: float = 0.2) -> None:
         super().__init__()
         self.encoder = encoder
-        size = encoder.config.hidden_size
+        config: Any = encoder.config  # a transformers model's; torch types module attributes as Tensor | Module
+        size = config.hidden_size
         span_dim = 2 * size + width_dim
         self.width = nn.Embedding(MAX_WIDTH, width_dim)
         self.entity = nn.Sequential(

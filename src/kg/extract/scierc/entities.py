@@ -76,7 +76,7 @@ def candidate_spans(doc: Doc, max_size: int = MAX_SPAN) -> list[tuple[int, int]]
     bounds = sentence_bounds(doc)
     ok_start = [not tagged or t.pos_ in START_POS for t in doc]
     ok_end = [not tagged or t.pos_ in END_POS or t.text in CLOSERS for t in doc]
-    spans = []
+    spans: list[tuple[int, int]] = []
     for first, stop in bounds:
         for i in range(first, stop):
             if not ok_start[i]:
@@ -95,7 +95,7 @@ def suggest_spans(docs: Iterable[Doc], *, max_size: int = MAX_SPAN, ops: Ops | N
         rows.extend(found)
         lengths.append(len(found))
     data = np.asarray(rows, dtype="i").reshape((-1, 2)) if rows else np.zeros((0, 0), dtype="i")
-    return Ragged(ops.asarray2i(data), ops.asarray1i(lengths))
+    return Ragged(ops.asarray2i(data), ops.asarray1i(lengths))  # type: ignore[arg-type]  # thinc's Ints2d is its own ndarray type
 
 
 @registry.misc("kg.scierc_span_suggester.v1")

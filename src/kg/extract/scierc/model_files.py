@@ -91,7 +91,7 @@ def read_meta(model_dir: Path) -> dict[str, Any]:
 def load_spancat(nlp: Language, model_dir: Path = DEFAULT_MODEL_DIR) -> Any:
     """The default model's entity component, built for ``nlp`` but not added to it."""
     meta = read_meta(model_dir)
-    pipe = nlp.create_pipe(meta["entity_factory"], name=ENTITY_PIPE, config=meta["entity_config"])
+    pipe: Any = nlp.create_pipe(meta["entity_factory"], name=ENTITY_PIPE, config=meta["entity_config"])  # a spancat (TrainablePipe), which spaCy's stubs type only as a callable
     pipe.from_disk(model_dir / ENTITY_PIPE, exclude=["vocab"])
     pipe.cfg["threshold"] = meta.get("entity_threshold")
     return pipe

@@ -267,7 +267,8 @@ def hashed_columns(feature_lists: Sequence[Sequence[str]], n_features: int = N_F
     >>> starts.tolist(), len(columns), bool(columns[2] in columns[:2])
     ([0, 2], 3, True)
     """
-    starts, columns = [], []
+    starts: list[int] = []
+    columns: list[int] = []
     for feats in feature_lists:
         starts.append(len(columns))
         columns.extend(sorted({zlib.crc32(f.encode("utf-8")) % n_features for f in feats}))
@@ -324,9 +325,12 @@ def capped(table: TokenTable, mentions: Sequence[Mention]) -> str | None:
 
 
 def decode(
-    pairs: Sequence[tuple[Mention, Mention, Any]], probs: np.ndarray, labels: Sequence[str], threshold: float
+    pairs: Sequence[tuple[Mention | tuple[int, int], Mention | tuple[int, int], Any]], probs: np.ndarray, labels: Sequence[str], threshold: float
 ) -> tuple[RelationOut, ...]:
-    """Keep, for each unordered pair, its best (direction, label) when the probability reaches ``threshold``."""
+    """Keep, for each unordered pair, its best (direction, label) when the probability reaches ``threshold``.
+
+    A pair's ends are mentions or bare ``(start, end)`` spans: only their spans are read.
+    """
     none = labels.index(NONE)
     best: dict[tuple[tuple[int, int], ...], RelationOut] = {}
     for (a, b, _), row in zip(pairs, probs, strict=True):
