@@ -219,12 +219,16 @@ def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stu
     first = _jsonl(tmp_path / "first.jsonl", [kg.model.Paper(id="p0", abstract="We propose FooNet.")])
     kg.build([str(first)], out, engine="stub")
     before = _state(out)
-    # Enough papers (about 30 s of stub extraction) that the signal lands while extraction still
-    # runs on a loaded machine: with 39 (8 s) a CI run once saw the build end first (exit 0).
-    many = _jsonl(tmp_path / "many.jsonl", [kg.model.Paper(id=f"p{i}", abstract=f"We propose Net{i}.") for i in range(1, 160)])
+    many = _jsonl(tmp_path / "many.jsonl", [kg.model.Paper(id=f"p{i}", abstract=f"We propose Net{i}.") for i in range(1, 40)])
     env = {**os.environ, "KG_STUB_DELAY": "0.2"}
-    child = subprocess.Popen([sys.executable, "-c", STUB_CLI, "build", str(many), "--out", str(out), "--engine", "stub"], cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 180  # a loaded machine may take long to start the child
+    # The child starts with SIGINT at its default, as in a terminal: a suite run as a background
+    # job (`.ci/run &` from a script) inherits SIGINT ignored, and Python then never turns it into
+    # KeyboardInterrupt, so the build ran to the end (exit 0) in such a run.
+    child = subprocess.Popen(
+        [sys.executable, "-c", STUB_CLI, "build", str(many), "--out", str(out), "--engine", "stub"],
+        cwd=REPO, env=env, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
     while len(list((out / "cache").rglob("*.json"))) < 4 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert child.poll() is None, "the build ended before it could be interrupted"
