@@ -96,22 +96,11 @@ def _gold_doc(doc: Doc, annotations: Annotations, key: str) -> Doc:
     return gold
 
 
-def parse_abstracts(texts: Sequence[str], nlp: Language) -> list[Doc]:
-    """The host pipeline's parse of ``texts`` (kept for the process: training and tuning parse the same texts)."""
-    missing = [t for t in dict.fromkeys(texts) if t not in _PARSED]
-    for text, doc in zip(missing, nlp.pipe(missing, batch_size=32), strict=True):
-        _PARSED[text] = doc
-    return [_PARSED[t] for t in texts]
-
-
-_PARSED: dict[str, Doc] = {}
-
-
 def mention_examples(
     records: Sequence[GoldRecord], nlp: Language, key: str = MENTIONS_KEY
 ) -> tuple[list[Example], list[Annotations]]:
     """Training examples (host parse, located gold spans) and the gold annotations of ``records``."""
-    docs = parse_abstracts([r.abstract for r in records], nlp)
+    docs = list(nlp.pipe((r.abstract for r in records), batch_size=32))
     examples, golds = [], []
     for record, doc in zip(records, docs, strict=True):
         annotations = token_annotations(doc, record_spans(record))
