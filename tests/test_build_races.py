@@ -59,6 +59,12 @@ def _jsonl(path: Path, papers) -> Path:
 # --- the lock: two builds started together, 100 times ----------------------------------------------
 
 
+# Everything a stub build imports (the extractor version reads spaCy's; the exporters, the resolver and the views).
+RACER_PRELOAD = ["kg.cli", "kg.readers", "kg.pipeline", "kg.extract.loader", "kg.extract.scierc", "kg.resolve", "kg.store.rdf",
+                 "kg.views.graph", "kg.views.facts", "kg.views.stats", "kg.views.sparql", "kg.export", "kg.export.store",
+                 "kg.export.rdf", "kg.export.csv", "kg.export.graphml", "kg.export.html", "tests.stub_engine"]
+
+
 def _racer(args: list[str], start) -> None:
     stub_engine.register()
     os.environ["KG_STUB_DELAY"] = "0.3"  # the winner holds the lock at least this long
@@ -72,11 +78,11 @@ def test_two_builds_started_together_one_writes_the_other_exits_2(tmp_path, stub
     stub.setenv("KG_STUB_DELAY", "0.3")  # the winner holds the lock at least this long
     out = tmp_path / "out"
     kg.build([str(_jsonl(tmp_path / "warm.jsonl", [kg.model.Paper(id="w", abstract="We propose WarmNet.")]))], tmp_path / "warm", engine="stub")
-    # Children come from a fork server that has imported kg: they start with everything imported, so
-    # the race is the lock's, and they do not inherit this process's RocksDB state (a plain fork
-    # after a store was opened here can deadlock in the child).
+    # Children come from a fork server that has imported what a build imports: they start with everything
+    # imported, so the race is the lock's (and a round costs the build, not its imports), and they do not
+    # inherit this process's RocksDB state (a plain fork after a store was opened here can deadlock in the child).
     fork = multiprocessing.get_context("forkserver")
-    fork.set_forkserver_preload(["kg.cli", "kg.export.store", "tests.stub_engine"])
+    fork.set_forkserver_preload(RACER_PRELOAD)
     for round_ in range(int(os.environ.get("KG_RACE_ROUNDS", "100"))):
         inputs = [tmp_path / f"{side}.jsonl" for side in "ab"]
         for side, path in zip("ab", inputs):

@@ -39,11 +39,18 @@ def browser():
         browser.close()
 
 
+#: How long a page may take to load or to answer: generous, since the suite's other workers share
+#: the machine (a 1.5 MB page once took over 30 s to load on a loaded 2-core machine). A bound on
+#: waiting, not a speed check.
+PATIENCE_MS = 120_000
+
+
 class Visit:
     """A page (a file, or a URL) opened in a fresh tab, with its console messages, errors and requests recorded."""
 
-    def __init__(self, browser, path: Path | str, timeout: float = 30_000) -> None:
+    def __init__(self, browser, path: Path | str, timeout: float = PATIENCE_MS) -> None:
         self.page = browser.new_page(viewport={"width": 1280, "height": 800})
+        self.page.set_default_timeout(timeout)
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))

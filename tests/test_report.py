@@ -199,6 +199,7 @@ def test_report_tables_sort_and_filter(tiny_build, tmp_path):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         page = browser.new_page()
+        page.set_default_timeout(120_000)  # a bound on waiting on a loaded machine, not a speed check
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(out.as_uri())
