@@ -240,6 +240,32 @@ def test_a_results_file_without_abstracts_takes_them_from_the_facts_gold_beside_
         read_results_gold(gold)
 
 
+# LaTeX before the result's sentence: the build cleans it away, so the number's offset moves left.
+LATEX = (
+    r"We propose LynxRank, $\mathcal{O}(n \log n)$ in time and 3$\times$ faster \cite{a,b,c} with {\em 20\% less} memory. "
+    r"It reaches 71.4 exact match on Kestrel-QA."
+)
+
+
+@pytest.mark.parametrize("where", [{"sentence": 1}, {"evidence": "It reaches 71.4 exact match on Kestrel-QA."}])
+def test_the_gold_sentence_and_a_predicted_offset_are_both_in_the_cleaned_text(where):
+    from kg.readers import clean_text
+
+    gold = parse_results_gold([{"id": "r1", "abstract": LATEX, "results": [{**GOLD[0], "sentence": None, **where}]}], Path("g.json"))
+    cleaned = clean_text(LATEX)
+    predicted = {"r1": [PredictedResult("r1", "71.4", "absolute", cleaned.index("71.4"), ("LynxRank",))]}
+    assert cleaned.index("71.4") < LATEX.index("It reaches")  # the scorer's old coordinates missed it
+    assert score_results(gold, predicted).core["all"].matched_gold == 1
+    assert gold[0].text == cleaned and gold[0].text[slice(*gold[0].results[0].span)] == "It reaches 71.4 exact match on Kestrel-QA."
+
+
+def test_gold_sentences_keep_the_numbering_of_the_text_as_given():
+    # As given, "}. {\em" is no sentence boundary (a brace follows); cleaned, it is. The numbering stays the one annotators saw.
+    abstract = r"We study {\em Lynx Rank}. {\em Lynx} is fast. Lynx reaches 71.4 exact match."
+    gold = parse_results_gold([{"id": "r1", "abstract": abstract, "results": [{**GOLD[0], "sentence": 1}]}], Path("g.json"))
+    assert gold[0].text[slice(*gold[0].results[0].span)] == "Lynx reaches 71.4 exact match."
+
+
 @pytest.mark.parametrize(
     "result, message",
     [({**GOLD[0], "sentence": 9}, "sentence 9 is out of range"), ({**GOLD[0], "kind": "best"}, "kind"), ({**GOLD[0], "evidence": "Not there.", "sentence": None}, "not a sentence")],
