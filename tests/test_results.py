@@ -445,3 +445,42 @@ def test_respectively_leaves_mentions_that_form_no_list_alone():
     found = find_results(text, [(0, len(text))], mentions, [Fact("proposes", None, mentions[1], (0, len(text)), "t", 0.9)], lambda _: subject)
     assert [r.method.text for r in found] == ["KiteNet", "KiteNet"]
     assert [r.dataset.text for r in found] != ["ReefSet", "TideBank"]
+
+
+# -- rules learned from the corpus train split, second round (sentences invented) --------------
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        ("HeronNet needs between 2.5x and 40x less memory.", [("2.5x and 40", "x")]),
+        ("HeronNet cuts the error by amounts ranging from 3% to 9% relative.", [("3% to 9", "%")]),
+        ("HeronNet cuts the error rate from 7.1% to 5.3%.", [("7.1", "%"), ("5.3", "%")]),  # a change, not a range
+    ],
+)
+def test_a_range_written_in_words_is_one_candidate(sentence, expected):
+    assert [(c.value, c.unit) for c in number_candidates(sentence)] == expected
+
+
+def test_a_number_after_an_acronym_is_a_setting_unless_the_acronym_names_a_metric():
+    text = "KiteNet reaches the best FID in NFE 500 and BLEU 28.4 on WrenSet."
+    found = _one_sentence(text, {"KiteNet": "Method", "FID": "Metric", "WrenSet": "Dataset"}, own="KiteNet")
+    assert [r.value for r in found] == ["28.4"]
+
+
+def test_a_number_a_comparison_word_introduces_is_the_references():
+    text = "KiteNet samples fool raters 40% of the time, compared to 10% for samples of HeronNet."
+    found = _one_sentence(text, {"KiteNet": "Method", "HeronNet": "Method"}, own="KiteNet")
+    assert [(r.value, r.method.text) for r in found] == [("40", "KiteNet"), ("10", "HeronNet")]
+    # no method named after it: the same method in another setting
+    setting = "HeronNet reaches 66.9% accuracy with sparse kernels versus 56.8% with dense kernels on the test."
+    assert [(r.value, r.method.text) for r in _one_sentence(setting, {"HeronNet": "Method"}, own="HeronNet")] == [("66.9", "HeronNet"), ("56.8", "HeronNet")]
+
+
+def test_a_relative_pronoun_gives_the_number_to_its_antecedent():
+    text = "KiteNet is contrasted with WrenRank (WR), which achieves a score of 64% on the test."
+    at = text.index("which")
+    own = _mention("KiteNet", text, "Method")
+    mentions = [own, _mention("WrenRank", text, "Method")]
+    found = find_results(text, [(0, len(text))], mentions, [Fact("proposes", None, own, (0, len(text)), "t", 0.9)], lambda _: (at, at + 5))
+    assert [(r.value, r.method.text) for r in found] == [("64", "WrenRank")]
