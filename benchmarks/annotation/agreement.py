@@ -19,8 +19,9 @@ import sys
 from corpus import GOLD, sample, texts
 
 from kg.evaluation.facts import PAPER, RELATIONS, Node, PredictedFact, parse_gold, score
-from kg.evaluation.results import KINDS, PredictedResult, parse_results_gold, score_results
+from kg.evaluation.results import KINDS, PredictedResult, cleaned_span, parse_results_gold, score_results
 from kg.evaluation.sentences import split_sentences
+from kg.readers import clean_text
 
 
 def _facts(records: list[dict], abstracts: dict[str, str]) -> list:
@@ -52,9 +53,11 @@ def main() -> int:
     results_gold = parse_results_gold([{**first[i], "abstract": abstracts[i]} for i in both], GOLD)
     predicted_results = {}
     for i in both:
-        spans = split_sentences(abstracts[i])
+        # Offsets in the cleaned text, as a build's and the gold spans are (kg.evaluation.results.cleaned_span).
+        cleaned = clean_text(abstracts[i])
+        spans = [cleaned_span(abstracts[i], cleaned, start, end) for start, end, _ in split_sentences(abstracts[i])]
         predicted_results[i] = [
-            PredictedResult(i, r["value"], r["kind"], spans[r["sentence"]][0] + spans[r["sentence"]][2].find(r["value"]),
+            PredictedResult(i, r["value"], r["kind"], spans[r["sentence"]][0] + cleaned[slice(*spans[r["sentence"]])].find(r["value"]),
                             (r["method"], *next((e.get("aliases", []) for e in second[i]["entities"] if e["name"] == r["method"]), [])),
                             (r["metric"],) if r["metric"] else (), (r["dataset"],) if r["dataset"] else ())
             for r in second[i].get("results", [])

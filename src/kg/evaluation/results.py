@@ -12,7 +12,8 @@ entities also give the method's aliases.
 Definitions (docs/EVALUATION.md, fixed before any tuning):
 
 - **core match**: same paper; the predicted value lies inside the gold
-  evidence sentence; equal value as a number (a leading sign, units and
+  evidence sentence (both in the cleaned text the build extracts from, see
+  :func:`cleaned_span`); equal value as a number (a leading sign, units and
   thousands separators normalised; a range equal as a range); and the
   predicted method matches the gold method or one of its aliases as facts
   match leniently (:func:`kg.evaluation.facts.forms_match`);
@@ -36,8 +37,9 @@ from kg.errors import UserError
 from kg.evaluation.facts import Corpora, Counts, forms_match, gold_error, gold_id, with_abstracts
 from kg.evaluation.sentences import split_sentences
 from kg.model import normalise_whitespace
+from kg.readers import clean_text
 
-__all__ = ["GoldResult", "PredictedResult", "ResultScores", "read_results_gold", "score_results", "same_value"]
+__all__ = ["GoldResult", "PredictedResult", "ResultScores", "cleaned_span", "read_results_gold", "score_results", "same_value"]
 
 KINDS = ("absolute", "improvement", "relative")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?|\.\d+")
@@ -50,13 +52,14 @@ class GoldResult:
     kind: str
     metric: str | None
     dataset_forms: tuple[str, ...]
-    span: tuple[int, int]  # the evidence sentence in the abstract
+    span: tuple[int, int]  # the evidence sentence in the record's cleaned text
 
 
 @dataclass(frozen=True)
 class GoldResultRecord:
     id: str
-    abstract: str
+    abstract: str  # as given (whitespace-normalised): what the build reads
+    text: str  # the abstract as the build cleans it: the coordinates of every span and offset
     results: tuple[GoldResult, ...]
 
 
@@ -101,19 +104,48 @@ def same_value(predicted: str, gold: str) -> bool:
     return bool(left) and left == right
 
 
-def _sentence_span(abstract: str, raw: Mapping[str, Any], where: str, path: Path) -> tuple[int, int]:
+def cleaned_span(abstract: str, cleaned: str, start: int, end: int) -> tuple[int, int]:
+    """Where the sentence ``abstract[start:end]`` lies in ``cleaned``, the abstract as :func:`~kg.readers.clean_text` cleans it.
+
+    The build cleans LaTeX and HTML out of an abstract before it extracts, so a
+    predicted result's offset counts characters of the cleaned text, while the
+    annotators located their sentences in the text as given. The sentence,
+    cleaned alone, is looked up nearest to where its cleaned prefix ends; when
+    cleaning it alone gives other text (markup across its ends), the cleaned
+    prefixes give both ends.
+
+    >>> abstract = r"We cut cost by 3$\times$ and error by 2\%. X reaches 71.4 F1."
+    >>> cleaned = clean_text(abstract)
+    >>> at = abstract.index("X reaches")
+    >>> start, end = cleaned_span(abstract, cleaned, at, len(abstract))
+    >>> cleaned[start:end]
+    'X reaches 71.4 F1.'
+    """
+    piece = clean_text(abstract[start:end])
+    hint = len(clean_text(abstract[:start]))
+    found = [match.start() for match in re.finditer(re.escape(piece), cleaned)] if piece else []
+    if found:
+        at = min(found, key=lambda i: abs(i - hint))
+        return at, at + len(piece)
+    if cleaned[hint : hint + 1] == " ":
+        hint += 1
+    return hint, max(hint, len(clean_text(abstract[:end])))
+
+
+def _sentence_span(abstract: str, cleaned: str, raw: Mapping[str, Any], where: str, path: Path) -> tuple[int, int]:
     if isinstance(raw.get("evidence"), str):
         evidence = normalise_whitespace(raw["evidence"])
         at = abstract.find(evidence)
         if at < 0:
             raise gold_error(path, where, "its evidence is not a sentence of the abstract")
-        return at, at + len(evidence)
+        return cleaned_span(abstract, cleaned, at, at + len(evidence))
     if isinstance(raw.get("sentence"), int):
+        # The numbering is the annotation format's: fixed on the text as given, not on the cleaned text.
         spans = split_sentences(abstract)
         if not 0 <= raw["sentence"] < len(spans):
             raise gold_error(path, where, f"sentence {raw['sentence']} is out of range")
         start, end, _ = spans[raw["sentence"]]
-        return start, end
+        return cleaned_span(abstract, cleaned, start, end)
     raise gold_error(path, where, "a result needs 'evidence' or 'sentence'")
 
 
@@ -133,6 +165,7 @@ def parse_results_gold(data: Any, path: Path) -> list[GoldResultRecord]:
         if not isinstance(raw, dict) or not isinstance(raw.get("abstract"), str) or not isinstance(raw.get("results"), list):
             raise gold_error(path, where, "needs 'abstract' (or 'source_id') and a 'results' list")
         abstract = normalise_whitespace(raw["abstract"])
+        cleaned = clean_text(abstract)
         entities = {e["name"]: tuple(e.get("aliases", ())) for e in raw.get("entities", []) if isinstance(e, dict) and "name" in e}
         results = []
         for index, result in enumerate(raw["results"], 1):
@@ -146,10 +179,10 @@ def parse_results_gold(data: Any, path: Path) -> list[GoldResultRecord]:
                     kind=result["kind"],
                     metric=result.get("metric"),
                     dataset_forms=_forms(result.get("dataset"), entities),
-                    span=_sentence_span(abstract, result, spot, path),
+                    span=_sentence_span(abstract, cleaned, result, spot, path),
                 )
             )
-        records.append(GoldResultRecord(raw.get("id") or gold_id(abstract), abstract, tuple(results)))
+        records.append(GoldResultRecord(raw.get("id") or gold_id(abstract), abstract, cleaned, tuple(results)))
     return records
 
 
@@ -221,7 +254,7 @@ def score_results(records: Sequence[GoldResultRecord], predicted: Mapping[str, S
                     table[key].gold += 1
                     table[key].matched_gold += matched
                 if name == "core" and not matched:
-                    scores.errors.append({"kind": "miss", "paper": record.id, "value": gold.value, "method": gold.method_forms[:1], "evidence": record.abstract[gold.span[0]:gold.span[1]]})
+                    scores.errors.append({"kind": "miss", "paper": record.id, "value": gold.value, "method": gold.method_forms[:1], "evidence": record.text[gold.span[0]:gold.span[1]]})
     return scores
 
 

@@ -162,4 +162,28 @@ def number_candidates(sentence: str) -> list[NumberCandidate]:
         if unit in ("%",) and value.endswith("\\"):
             value = value[:-1]
         found.append(NumberCandidate(start, start + len(value), value, unit, bool(match.group("sign"))))
-    return found
+    return _ranges(sentence, found)
+
+
+# "between 2% and 5%", "ranging from 2% to 5%": the two ends of one range; "from 70.1% to 75.3%" alone is a change.
+_RANGE_OPEN = re.compile(r"(?:\bbetween|\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying))\s+from)\s+$", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"\s*(?:%|\\%|x|×|points?)?\s*(?:and|to)\s+", re.IGNORECASE)
+
+
+def _ranges(sentence: str, found: list[NumberCandidate]) -> list[NumberCandidate]:
+    """Join the two ends of a range written in words into one candidate, whose value is the range as written.
+
+    >>> [(c.value, c.unit) for c in number_candidates("X uses between 2.26x and 418.81x less energy, ranging from 5% to 23% less.")]
+    [('2.26x and 418.81', 'x'), ('5% to 23', '%')]
+    """
+    joined: list[NumberCandidate] = []
+    for candidate in found:
+        last = joined[-1] if joined else None
+        if (
+            last is not None and not candidate.signed and _RANGE_OPEN.search(sentence[: last.start])
+            and _RANGE_GAP.fullmatch(sentence[last.end : candidate.start]) and last.unit in (None, candidate.unit)
+        ):
+            joined[-1] = NumberCandidate(last.start, candidate.end, sentence[last.start : candidate.end], candidate.unit, last.signed)
+        else:
+            joined.append(candidate)
+    return joined

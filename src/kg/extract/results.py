@@ -216,14 +216,37 @@ def _achieved_by(sentence: str, offset: int, candidate_end: int, methods: Sequen
     return None
 
 
+# A comparison word right before a number: "40%, compared to 10% for X", "71.4 vs. 68.2 of X" (not "than": "more than 8%").
+_REFERENCE_VALUE = re.compile(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|relative\s+to|against)\s+(?:only\s+|just\s+|about\s+|around\s+)?$", re.IGNORECASE)
+# Between a relative clause's antecedent and its pronoun: "X (XA), which ...".
+_ANTECEDENT_GAP = re.compile(r"\)?\s*(?:\([^()]{1,40}\)\s*)?,?\s*")
+_RELATIVE_PRONOUNS = frozenset({"which", "who", "that"})
+# An acronym right before a number: "NFE 500", "IEEE 802.16" (a setting, a standard), unless it names a metric ("BLEU 28.4").
+_ACRONYM_BEFORE = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z][A-Z0-9-]*)\s+$")
+
+
+def _reference_value(sentence: str, offset: int, candidate_end: int, methods: Sequence[Mention]) -> Mention | None:
+    """The method named in the same clause after a number that a comparison word introduces:
+    "reaches 40%, compared to 10% for samples of X" gives the 10% to X."""
+    for mention in sorted(methods, key=lambda m: m.start):
+        gap = sentence[candidate_end:mention.start - offset]
+        if mention.start - offset >= candidate_end and len(gap) <= 50 and not re.search(r"[,;:()]|\d", gap):
+            return mention
+    return None
+
+
 def _by_subject(
     span: tuple[int, int] | None, text: str, methods: Sequence[Mention], own: Mention | None, reference: Mention | None
 ) -> tuple[Mention, str | None] | None:
     """The method the clause's subject names, and the subject's words when they refer to the
-    paper's own method ("our estimator"): a Method mention inside the subject, else the own
-    method for "we", "our method", "the proposed ..."; ``None`` when the subject says nothing."""
+    paper's own method ("our estimator"): a Method mention inside the subject, else the
+    antecedent of a relative pronoun ("X, which achieves"), else the own method for "we",
+    "our method", "the proposed ..."; ``None`` when the subject says nothing."""
     if span is None:
         return None
+    if text[span[0]:span[1]].lower() in _RELATIVE_PRONOUNS:
+        antecedents = [m for m in methods if m.end <= span[0] and _ANTECEDENT_GAP.fullmatch(text[m.end:span[0]])]
+        return (max(antecedents, key=lambda m: m.end), None) if antecedents else None
     # "Experiments on X", "The combination of X and Y": a method after a preposition in the subject does not act.
     inside = [
         m for m in methods
@@ -299,6 +322,12 @@ def find_results(
                 continue  # "at 5 NFE", "with 8 GPU": a setting named by an acronym that is no metric
             if candidate.unit is None and not decimal and re.search(r"\b(?:at|with|using|under|for)\s+$", sentence[:candidate.start]):
                 continue  # "at 5 steps": an integer setting
+            acronym = _ACRONYM_BEFORE.search(sentence[:candidate.start])
+            if (
+                candidate.unit is None and acronym and not _QUALITY.fullmatch(acronym.group(1)) and not _METRIC_WORD.fullmatch(acronym.group(1))
+                and not any(m.start <= start + acronym.start(1) < m.end for m in metrics)
+            ):
+                continue  # "in NFE 500", "IEEE 802.16": a setting or a standard's number after its acronym
             kind = result_kind(sentence, candidate, metric_text or (measure_of(at) if measure_of else None))
             right_after = sentence[candidate.end:candidate.end + 20]
             if kind == "relative" and _SPEED.search(right_after) and (metric_text is None or not _RESOURCE.search(metric_text)):
@@ -330,6 +359,10 @@ def find_results(
                 method = actor if actor is not None and (own is None or not _OWN.search(sentence[: actor.start - start])) else own
             if _FROM_TO.search(sentence[max(0, candidate.start - 12):candidate.start]):
                 method = reference  # "from 70.1% to 75.3%": the first value is the reference's
+            if _REFERENCE_VALUE.search(sentence[:candidate.start]):
+                # "compared to 10% for X": X's; with no method named after it ("versus 56.9% with plain
+                # convolution") it is the same method's in another setting, and stays with it.
+                method = _reference_value(sentence, start, candidate.end, methods) or method
             if method is None:
                 continue
             number = canonical_number(candidate.value)
