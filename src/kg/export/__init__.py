@@ -31,10 +31,29 @@ from kg.registry import EXPORTERS
 if TYPE_CHECKING:
     from kg.views.graph import KnowledgeGraph
 
-__all__ = ["EXPORTERS", "OPTIONAL", "write_all"]
+__all__ = ["EXPORTERS", "OPTIONAL", "export_names", "write_all"]
 
 #: Exports written only when asked for by name: datasets for quad stores, CSV for Neo4j.
 OPTIONAL: frozenset[str] = frozenset({NQUADS, TRIG, NEO4J})
+
+
+def export_names(names: Iterable[str] | None = None) -> list[str]:
+    """The exports ``names`` stands for, each once, in the order they are written: kg's own but
+    :data:`OPTIONAL` by default, kg's own in registry order, then other packages' in the order named.
+
+    Raises
+    ------
+    UserError
+        ``E305`` for a name that is not in :data:`EXPORTERS`.
+
+    >>> export_names(["facts.csv", "graph.nt", "facts.csv"])
+    ['graph.nt', 'facts.csv']
+    """
+    wanted = [n for n in EXPORTERS.specs if n not in OPTIONAL] if names is None else list(dict.fromkeys(names))
+    unknown = [name for name in wanted if name not in EXPORTERS]
+    if unknown:
+        raise UserError("E305", name=unknown[0], choices=", ".join(EXPORTERS))
+    return [name for name in EXPORTERS.specs if name in wanted] + [name for name in wanted if name not in EXPORTERS.specs]
 
 
 def write_all(kg: KnowledgeGraph, out_dir: str | Path, names: Iterable[str] | None = None) -> list[Path]:
@@ -63,15 +82,11 @@ def write_all(kg: KnowledgeGraph, out_dir: str | Path, names: Iterable[str] | No
     UserError
         ``E305`` for a name that is not in :data:`EXPORTERS`.
     """
-    wanted = [n for n in EXPORTERS.specs if n not in OPTIONAL] if names is None else list(dict.fromkeys(names))
-    unknown = [name for name in wanted if name not in EXPORTERS]
-    if unknown:
-        raise UserError("E305", name=unknown[0], choices=", ".join(EXPORTERS))
+    order = export_names(names)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     frozen = kg.frozen()  # the files share one computation of each view; nothing edits the graph meanwhile
-    order = [name for name in EXPORTERS.specs if name in wanted] + [name for name in wanted if name not in EXPORTERS.specs]
     for name in order:
         path = folder / name
         EXPORTERS[name](frozen, path)

@@ -11,8 +11,10 @@ Limits and dangers
 - JSON-LD is written in expanded form without a ``@context`` of our own, so it
   is long; Turtle is the file for people, N-Triples (sorted, one triple a line,
   byte-stable) the one for ``diff`` and for reloading.
-- The whole serialisation is held in memory once; fine for graphs of many
-  thousands of papers, not for billions of triples.
+- Turtle and JSON-LD are made whole in memory once; fine for graphs of many
+  thousands of papers, not for millions (a large build skips them,
+  :mod:`kg.export.scale`). N-Triples streams: sorted in bounded chunks,
+  spilled beside the file and merged (:func:`kg.store.ntriples.sorted_lines`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import pyoxigraph as ox
 
 from kg.errors import KgError
 from kg.io import atomic_write
+from kg.store.ntriples import sorted_lines, store_triples
 
 if TYPE_CHECKING:
     from kg.views.graph import KnowledgeGraph
@@ -95,7 +98,16 @@ def rdf_writer(fmt: str) -> Callable[[KnowledgeGraph, Path], None]:
     return writer
 
 
+def write_ntriples(kg: KnowledgeGraph, path: str | Path) -> None:
+    """Write ``kg`` as sorted N-Triples to ``path``, streamed from its store and re-parsed first.
+
+    The same bytes as ``kg.serialize("ntriples")``, without holding them: the
+    sort spills its runs into the file's own folder (:func:`sorted_lines`).
+    """
+    with atomic_write(path, "wb", check=lambda tmp: check_rdf(tmp, "ntriples")) as handle:
+        handle.writelines(sorted_lines(store_triples(kg.store), spill=Path(path).parent))
+
+
 #: The exporters of graph.ttl, graph.nt and graph.jsonld (:data:`kg.registry.EXPORTERS`).
 write_turtle = rdf_writer("turtle")
-write_ntriples = rdf_writer("ntriples")
 write_jsonld = rdf_writer("jsonld")

@@ -18,6 +18,7 @@ from typing import Any
 
 from kg.buildfolder import OWN_NAMES, BuildFolder, BuildSettings, Manifest
 from kg.engines import Executor, ExtractJob, make_executor
+from kg.export.scale import large_graph
 from kg.errors import KgError, UserError
 from kg.model import Extraction, Paper
 from kg.pipeline.cache import FolderCache
@@ -110,6 +111,7 @@ def build(
         from kg.extract.scierc.components import check_model
 
         check_model(given.scierc_model)  # a typo or a missing extra fails here, before the output folder is touched
+    large_graph()  # so does a bad KG_LARGE_GRAPH, which publishing reads
     executor = make_executor(engine, on_message=warn) if isinstance(engine, str) else engine
     check_out(folder, inputs, force=force)  # before the lock, which would leave a lock file in a refused folder
     started = time.perf_counter()
@@ -162,26 +164,13 @@ def _finish(folder: BuildFolder, everything: Mapping[str, tuple[Paper, Extractio
     Returns what resolving and publishing did (the papers, entities, triples,
     files and their times); the caller adds what it read and extracted.
     """
-    from kg.buildfolder import PAGE
-    from kg.export.html import page_note
     from kg.pipeline.cache import cache_key
-    from kg.views import KnowledgeGraph
+    from kg.store.rdf import graph_triples
 
-    seconds: dict[str, float] = {}
     started = time.perf_counter()
     papers, resolution = resolve_papers(everything, min_confidence=settings.min_confidence or 0.0)
-    seconds["resolve"] = time.perf_counter() - started
+    resolved = time.perf_counter() - started
     progress("graph", 0, None)
-    started = time.perf_counter()
-    graph = KnowledgeGraph.from_resolution(papers, resolution)
-    stats, triples = graph.stats(), len(graph)
-    seconds["graph"] = time.perf_counter() - started
-    graph = graph.frozen()  # the note and the exports share one NetworkX view; nothing edits the graph from here
-    note = page_note(graph) if formats is None or PAGE in formats else None
-    if note:
-        warn(note)
-    progress("export", 0, None)
-    started = time.perf_counter()
     changes = iri_changes(previous.entities, resolution) if update and previous is not None else None
     manifest = Manifest(
         papers=tuple(p.id for p in papers),
@@ -190,14 +179,13 @@ def _finish(folder: BuildFolder, everything: Mapping[str, tuple[Paper, Extractio
         settings=settings,
         entities={e.key: tuple(sorted({e.label, *e.alt_labels})) for e in resolution.entities},
         resolution=resolution.report,
-        stats=stats,
         generation=previous.generation + 1 if previous is not None else 1,
     )
-    files = publish(folder, graph, manifest, formats=formats, rejections=rejections, iri_changes=changes, keep=keep)
-    seconds["export"] = time.perf_counter() - started
-    return BuildReport(out=folder.path, papers=len(papers), entities=len(resolution.entities), triples=triples,
-                       stats=stats, resolution=resolution.report, iri_changes=tuple(changes or ()), files=tuple(files),
-                       seconds=seconds)
+    published = publish(folder, graph_triples(papers, resolution), manifest, formats=formats, rejections=rejections,
+                        iri_changes=changes, keep=keep, progress=progress, warn=warn)
+    return BuildReport(out=folder.path, papers=len(papers), entities=len(resolution.entities), triples=published.triples,
+                       stats=published.stats, resolution=resolution.report, iri_changes=tuple(changes or ()),
+                       files=tuple(published.files), seconds={"resolve": resolved, **published.seconds})
 
 
 def remove(out: str | Path, paper_ids: Sequence[str], *, progress: Progress | None = None) -> BuildReport:

@@ -8,6 +8,7 @@ import pyoxigraph as ox
 
 from kg.errors import UserError
 from kg.store.namespace import PREFIXES
+from kg.store.ntriples import sorted_lines, store_triples
 
 __all__ = ["FORMATS", "serialize", "sorted_triples"]
 
@@ -20,7 +21,7 @@ FORMATS: dict[str, ox.RdfFormat] = {
 
 def sorted_triples(store: ox.Store) -> list[ox.Triple]:
     """The default graph's triples, sorted by their N-Triples form (a deterministic order)."""
-    triples = [ox.Triple(q.subject, q.predicate, q.object) for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())]
+    triples = list(store_triples(store))
     triples.sort(key=str)
     return triples
 
@@ -37,11 +38,10 @@ def serialize(store: ox.Store, fmt: str = "turtle", triples: list[ox.Triple] | N
     """
     if fmt not in FORMATS:
         raise UserError("E305", name=fmt, choices=", ".join(FORMATS))
-    triples = sorted_triples(store) if triples is None else triples
     if fmt == "ntriples":
         # Oxigraph writes canonical N-Triples; sorting the lines makes the file byte-stable.
-        lines = cast(bytes, ox.serialize(triples, format=FORMATS[fmt])).splitlines(keepends=True)  # serialize() without an output returns bytes; pyoxigraph's stub says bytes | None
-        return b"".join(sorted(lines))
+        return b"".join(sorted_lines(store_triples(store) if triples is None else triples))
+    triples = sorted_triples(store) if triples is None else triples
     # kgid: would only turn our IRIs into escaped local names (kgid:method\/x); full IRIs read better.
     prefixes = {k: v for k, v in PREFIXES.items() if k != "kgid"} if fmt == "turtle" else None
     return cast(bytes, ox.serialize(triples, format=FORMATS[fmt], prefixes=prefixes))

@@ -10,7 +10,7 @@ from kg import vocab
 from kg.store.namespace import VOCAB
 from kg.views.sparql import select
 
-__all__ = ["NODE_TYPES", "FactRow", "facts", "labels", "local_name", "node_types"]
+__all__ = ["NODE_TYPES", "FactRow", "facts", "labels", "local_name", "node_count", "node_types"]
 
 #: Classes whose instances are nodes of the NetworkX view, by local type name (from the vocabulary table).
 NODE_TYPES: dict[str, str] = vocab.NODE_TYPES
@@ -61,6 +61,12 @@ def node_types(store: ox.Store) -> dict[str, str]:
     """Node IRI -> its type name from :data:`NODE_TYPES` (nodes of other classes are left out)."""
     rows = select(store, "SELECT ?n ?t WHERE { ?n a ?t }")
     return {row["n"]: NODE_TYPES[row["t"]] for row in rows if row["t"] in NODE_TYPES}
+
+
+def node_count(store: ox.Store) -> int:
+    """The number of nodes of :data:`NODE_TYPES` classes, counted by the store (no node is held)."""
+    rows = select(store, "SELECT ?t (COUNT(DISTINCT ?n) AS ?c) WHERE { ?n a ?t } GROUP BY ?t")
+    return sum(row["c"] for row in rows if row["t"] in NODE_TYPES)
 
 
 def facts(store: ox.Store) -> list[FactRow]:
