@@ -49,7 +49,8 @@ def extract_papers(papers: Sequence[Paper], cache: PartitionCache, executor: Exe
                 progress("extract", done, len(papers))
         finally:
             results.close()  # stops the executor's workers at once on an error or Ctrl-C
-        found.update(_entries(cache, [cache_key(paper, version) for paper in todo], cache.folder.path))
+        # Written moments ago by this build's own writer: their fields' types need no check.
+        found.update(_entries(cache, [cache_key(paper, version) for paper in todo], cache.folder.path, check=False))
     return Extracted({paper.id: (paper, found[key][1]) for paper, key in zip(papers, keys)}, len(todo), from_cache)
 
 
@@ -58,9 +59,9 @@ def load_existing(cache: PartitionCache, keys: Sequence[str], folder: object) ->
     return {paper.id: (paper, extraction) for paper, extraction in _entries(cache, keys, folder).values()}
 
 
-def _entries(cache: PartitionCache, keys: Sequence[str], folder: object) -> dict[str, tuple[Paper, Extraction]]:
+def _entries(cache: PartitionCache, keys: Sequence[str], folder: object, check: bool = True) -> dict[str, tuple[Paper, Extraction]]:
     """The entries of ``keys``, by key; E319 names the first that is missing or unusable."""
-    loaded = cache.load(keys)
+    loaded = cache.load(keys, check=check)
     for key in keys:
         if key in loaded.corrupt:
             error = loaded.corrupt[key]

@@ -180,9 +180,10 @@ class PartitionCache:
             path.unlink(missing_ok=True)
         return len(removed)
 
-    def load(self, keys: Iterable[str]) -> Loaded:
+    def load(self, keys: Iterable[str], *, check: bool = True) -> Loaded:
         """The entries of ``keys`` that the cache holds, each partition file read once; keys it does not
-        hold are in neither field of the result."""
+        hold are in neither field of the result. ``check=False`` trusts the fields' types (entries this
+        build has just written: see :func:`kg.pipeline.cache.parse_entry`)."""
         index = self._records()
         wanted: dict[str, list[tuple[int, str]]] = {}
         unlisted = []
@@ -194,7 +195,7 @@ class PartitionCache:
                 wanted.setdefault(place[0], []).append((place[1], key))
         found = Loaded({}, {})
         for name, rows in wanted.items():
-            _read_partition(self.folder.partition(name), rows, found)
+            _read_partition(self.folder.partition(name), rows, found, check)
         if unlisted and self._has_legacy():
             for key in unlisted:
                 _read_legacy(self.folder.legacy_entry(key), key, found)
@@ -222,7 +223,7 @@ def _record_keys(path: Path) -> list[str] | None:
     return keys if isinstance(keys, list) and all(isinstance(key, str) for key in keys) else None
 
 
-def _read_partition(path: Path, rows: list[tuple[int, str]], found: Loaded) -> None:
+def _read_partition(path: Path, rows: list[tuple[int, str]], found: Loaded, check: bool) -> None:
     """Parse the lines ``rows`` (line, key) of the partition file ``path`` into ``found``."""
     reason = "empty"
     try:
@@ -236,7 +237,7 @@ def _read_partition(path: Path, rows: list[tuple[int, str]], found: Loaded) -> N
             found.corrupt[key] = CacheCorrupt(path, f"without line {row + 1}" if lines else reason)
             continue
         try:
-            found.entries[key] = parse_entry(lines[row], path, key)
+            found.entries[key] = parse_entry(lines[row], path, key, check=check)
         except CacheCorrupt as error:
             found.corrupt[key] = CacheCorrupt(path, f"{error.reason} at line {row + 1}")
 
