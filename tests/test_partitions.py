@@ -187,3 +187,22 @@ def test_a_killed_build_resumes_running_only_the_partitions_it_had_not_recorded(
     assert {name: after[name] for name in finished} == {name: before[name] for name in finished}  # not written again
     assert {name: recorded_after[name] for name in recorded_before} == recorded_before
     assert set(PartitionCache(folder).keys()) == set(folder.read_manifest().cache_keys)
+
+
+def _where(papers: Sequence[Paper], extractions: list[Extraction]) -> tuple[int, int]:
+    """A sink that says which process ran it, and for how many papers."""
+    return os.getpid(), len(extractions)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["local", "dask"])
+def test_the_sink_runs_in_the_workers_not_in_the_client(engine):
+    if engine == "dask":
+        pytest.importorskip("distributed")
+    from kg.engines import make_executor
+
+    papers = [Paper(id=f"p{i}", abstract=f"We propose Net{i}, a network for image classification on CIFAR-10.") for i in range(24)]
+    executor = make_executor(engine, workers=2, **({"partitions": 4} if engine == "dask" else {}))
+    results = list(executor.write(papers, ExtractJob(batch_size=6), _where))
+    assert sum(count for _, count in results) == 24 and len(results) == 4
+    assert os.getpid() not in {pid for pid, _ in results}

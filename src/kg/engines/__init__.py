@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from kg.model import Extraction, Paper
 
-__all__ = ["ENGINES", "Executor", "ExtractJob", "Sink", "WritingExecutor", "extract_batch", "keep", "make_executor",
+__all__ = ["ENGINES", "Executor", "ExtractJob", "Sink", "WritingExecutor", "extract_batch", "flatten", "keep", "make_executor",
            "worker_pipeline", "write_partitions"]
 
 T = TypeVar("T")

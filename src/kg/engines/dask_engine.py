@@ -25,7 +25,10 @@ slower. A cluster of your own keeps its own settings.
 Limits: the texts travel inside the tasks (through the scheduler), at most
 ``AHEAD`` partitions per worker thread at a time; that keeps a worker's death
 recoverable (data scattered to a worker dies with it) and the scheduler's
-memory bounded, while the client still holds every paper.
+memory bounded, while the client still holds every paper. With the build's
+sink, the workers write into the build folder: they must reach it at the same
+path (kg's own ``LocalCluster``, or shared storage); a sink may hand the bytes
+back instead where they cannot (:class:`kg.pipeline.partitions.PartitionWriter` does).
 
 A worker that stops without dying (``kill -STOP``, a hang) is not replaced by
 Dask itself (issue 27's probe waited for ever at 150 of 200 papers). Each partition has a

@@ -162,7 +162,8 @@ class PartitionCache:
         if written.data is not None:
             _write_file(self.folder, written.name, written.data)
         self.folder.recorded.mkdir(parents=True, exist_ok=True)
-        with atomic_write(self.folder.record(written.name), "w", encoding="utf-8") as handle:
+        # Not fsynced: the file it records is (a record lost to a power cut only means its papers are extracted again).
+        with atomic_write(self.folder.record(written.name), "w", encoding="utf-8", durable=False) as handle:
             handle.write(json_text({"keys": list(written.keys)}))
         self._records().update((key, (written.name, row)) for row, key in enumerate(written.keys))
         self._names.add(written.name)
