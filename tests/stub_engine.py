@@ -20,6 +20,7 @@ from typing import TypeVar
 from kg.buildfolder import BuildFolder
 from kg.engines import ENGINES, ExtractJob, Sink, flatten, keep
 from kg.model import Extraction, Paper
+from kg.pipeline.partitions import PartitionCache
 
 NAME = "stub"
 SPEC = "tests.stub_engine:make_executor"
@@ -28,8 +29,6 @@ T = TypeVar("T")
 
 @lru_cache(maxsize=1)
 def _donor(folder: str) -> dict[str, Extraction]:
-    from kg.pipeline.partitions import PartitionCache  # here: a fork server preloading this module must not import the pipeline
-
     cache = PartitionCache(BuildFolder(Path(folder)))
     return {paper.id: extraction for paper, extraction in cache.load(cache.keys()).entries.values()}
 
