@@ -23,15 +23,17 @@ exec(setup, namespace)
 start = time.perf_counter()
 exec(work, namespace)
 seconds = time.perf_counter() - start
-peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"seconds": seconds, "peak_mb": peak_kb / 1024, "result": namespace.get("result")}}))
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({{"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024, "cpu_s": usage.ru_utime + usage.ru_stime,
+                  "result": namespace.get("result")}}))
 """
 
 
 def measure(work: str, setup: str = "") -> dict:
     """Run ``setup`` then time ``work`` (Python source) in a new interpreter.
 
-    Returns ``{"seconds", "peak_mb", "result"}``; ``result`` is whatever the
+    Returns ``{"seconds", "peak_mb", "cpu_s", "result"}`` (``cpu_s``: the child's own CPU seconds, user
+    and system, setup included, not its children's); ``result`` is whatever the
     work left in a variable named ``result`` (JSON-serialisable).
     """
     code = _CHILD.format(bench=str(Path(__file__).parent), setup=setup, work=work)

@@ -85,15 +85,15 @@ LOAD_BUILD = """
 import resource, time
 from pathlib import Path
 from kg.buildfolder import BuildFolder
-from kg.pipeline.cache import FolderCache
 from kg.pipeline.extraction import load_existing
+from kg.pipeline.partitions import PartitionCache
 from kg.resolve import resolve
 
 def build_papers(folder, count=None):
     # The first `count` papers of a build folder, in its order, with their cached extractions.
     folder = BuildFolder(Path(folder))
     manifest = folder.read_manifest()
-    found = load_existing(FolderCache(folder.cache), manifest.cache_keys[:count], folder.path)
+    found = load_existing(PartitionCache(folder), manifest.cache_keys[:count], folder.path)
     return manifest, list(found.values())
 """
 SETUP_RESOLVE = """

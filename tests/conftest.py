@@ -144,6 +144,14 @@ def seed_build(tmp_path_factory):
     return folder / "build", pickle.loads((folder / "report.pickle").read_bytes())
 
 
+def cached(out: Path) -> int:
+    """How many entries the cache of the build folder ``out`` has recorded (safe while a build writes it)."""
+    from kg.buildfolder import BuildFolder
+    from kg.pipeline.partitions import PartitionCache
+
+    return len(PartitionCache(BuildFolder(out)).keys())
+
+
 #: Papers in the small corpus: four batches of 32 for two local workers (two still running when two
 #: are done), eight Dask partitions.
 SMALL_PAPERS = 128

@@ -7,6 +7,7 @@ the orchestration they test is the same for every engine.
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 from pathlib import Path
@@ -182,23 +183,41 @@ def test_update_says_when_a_known_id_comes_with_another_abstract(tmp_path):
 
 
 def _cache_file(out: Path) -> Path:
-    files = list((out / "cache").rglob("*.json"))
+    """The one partition file of a one-paper build."""
+    files = list((out / "cache").rglob("*.jsonl.gz"))
     assert len(files) == 1
     return files[0]
 
 
-@pytest.mark.parametrize("content", ['{"key": "x", "paper": {"id": "a1", "abs', "{}", "null"])
+def _lines(path: Path) -> list[str]:
+    return gzip.decompress(path.read_bytes()).decode().splitlines()
+
+
+@pytest.mark.parametrize("content", [gzip.compress(b'{"key": "x", "paper": {"id": "a1", "abs'), gzip.compress(b"{}\n"),
+                                     gzip.compress(b"null\n"), gzip.compress(b"\n" * 3)[:-6], b"not gzip"])
 def test_a_corrupt_cache_file_is_named_on_update_and_rebuilt_by_a_full_build(tmp_path, capsys, content):
     out = tmp_path / "out"
     data = _papers(tmp_path / "a.jsonl", ["a1"])
     _build([data], out)
     entry = _cache_file(out)
-    entry.write_text(content)
+    entry.write_bytes(content)
     for args in (["build", str(_papers(tmp_path / "b.jsonl", ["b1"])), "--out", str(out), "--update"], ["remove", str(out), "a1"]):
         code, _, err = _cli(capsys, *args)
         assert code == 2 and "E319" in _one_line(err) and str(entry) in err
     assert _build([data], out).extracted == 1  # a full build re-extracts the paper
-    assert json.loads(entry.read_text())["paper"]["id"] == "a1"
+    assert json.loads(_lines(entry)[0])["paper"]["id"] == "a1"  # into the same partition file: its name is its keys'
+
+
+def test_an_unreadable_record_is_named_and_its_papers_extracted_again(tmp_path, capsys):
+    out = tmp_path / "out"
+    data = _papers(tmp_path / "a.jsonl", ["a1"])
+    _build([data], out)
+    (record,) = (out / "cache" / "recorded").iterdir()
+    record.write_text('{"keys": ')
+    code, _, err = _cli(capsys, "remove", str(out), "a1")
+    assert code == 2 and "E319" in _one_line(err) and str(record) in err
+    assert _build([data], out).extracted == 1
+    assert json.loads(record.read_text())["keys"]
 
 
 def test_a_deleted_cache_or_an_empty_manifest_is_named(tmp_path, capsys):
@@ -424,13 +443,13 @@ def test_a_mistyped_cache_entry_is_named_and_rebuilt(tmp_path, capsys):
     data = _papers(tmp_path / "a.jsonl", ["a1"])
     _build([data], out)
     entry = _cache_file(out)
-    record = json.loads(entry.read_text())
+    record = json.loads(_lines(entry)[0])
     record["extraction"]["mentions"] = [{"start": 0, "end": 1, "label": "Task", "text": "t", "score": "x", "extractor": ""}]
-    entry.write_text(json.dumps(record))
+    entry.write_bytes(gzip.compress(json.dumps(record).encode() + b"\n"))
     code, _, err = _cli(capsys, "remove", str(out), "a1")
-    assert code == 2 and "E319" in _one_line(err) and "mentions[0].score is not a number" in err
+    assert code == 2 and "E319" in _one_line(err) and "mentions[0].score is not a number" in err and "at line 1" in err
     assert _build([data], out).extracted == 1  # a full build re-extracts the paper, no TypeError
-    assert json.loads(entry.read_text())["extraction"]["mentions"] == []
+    assert json.loads(_lines(entry)[0])["extraction"]["mentions"] == []
 
 
 def test_one_id_with_two_abstracts_is_warned_and_fatal_under_strict(tmp_path, capsys):

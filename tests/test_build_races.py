@@ -26,10 +26,10 @@ import kg
 from kg.buildfolder import LOCK, BuildFolder
 from kg.cli import main
 from kg.engines import ENGINES
-from kg.pipeline.cache import FolderCache
+from kg.pipeline.partitions import PartitionCache
 
 from . import stub_engine
-from .conftest import REPO
+from .conftest import REPO, cached
 
 pytestmark = pytest.mark.slow
 
@@ -144,23 +144,25 @@ def _query_ids(out: Path, capsys) -> tuple[str, ...]:
 
 
 def _drop_unused_cache(out: Path) -> None:
-    """Delete the cache entries the current generation does not use, so the next op has to extract."""
-    keep = {f"{key}.json" for key in read_manifest(out).cache_keys} if (out / "manifest.json").exists() else set()
-    for path in (out / "cache").rglob("*.json"):
-        if path.name not in keep:
-            path.unlink()
+    """Keep only the cache entries the current generation uses (as one partition), so the next op has to extract."""
+    folder = BuildFolder(out)
+    manifest = read_manifest(out) if folder.manifest_path.exists() else None
+    kept = PartitionCache(folder).load(manifest.cache_keys).entries if manifest is not None else {}
+    shutil.rmtree(folder.cache, ignore_errors=True)
+    if manifest is not None and kept:
+        cache = PartitionCache(folder)
+        cache.record(cache.writer(manifest.extractor_version)([p for p, _ in kept.values()], [e for _, e in kept.values()]))
 
 
 def _run_and_kill(args: list[str], out: Path, trigger: tuple[str, float], env: dict) -> str:
     """Start ``kg args`` and kill -9 it at ``trigger``; returns the phase it was in."""
     child = subprocess.Popen([sys.executable, "-c", STUB_CLI, *args], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    cache = out / "cache"
-    before = len(list(cache.rglob("*.json"))) if cache.exists() else 0
+    before = cached(out)
     kind, amount = trigger
     started = time.monotonic()
     staged_at = None
     while child.poll() is None and time.monotonic() - started < 120:
-        if kind == "extract" and cache.exists() and len(list(cache.rglob("*.json"))) - before >= amount:
+        if kind == "extract" and cached(out) - before >= amount:
             break
         if kind == "export":
             if staged_at is None and staging_path(out).exists():
@@ -175,10 +177,11 @@ def _run_and_kill(args: list[str], out: Path, trigger: tuple[str, float], env: d
 
 
 def test_kill_at_random_points_leaves_one_generation_and_the_rerun_equals_a_clean_build(seed_build, tmp_path, stub, capsys):
-    donor = seed_build[0] / "cache"
+    donor = seed_build[0]
     stub.setenv("KG_STUB_DONOR", str(donor))
     stub.setenv("KG_STUB_DELAY", "0.02")
-    papers = sorted((FolderCache(donor).get(p.stem)[0] for p in donor.rglob("*.json")), key=lambda p: p.id)
+    entries = PartitionCache(BuildFolder(donor))
+    papers = sorted((paper for paper, _ in entries.load(entries.keys()).entries.values()), key=lambda p: p.id)
     a, b = _jsonl(tmp_path / "a.jsonl", papers[:40]), _jsonl(tmp_path / "b.jsonl", papers[40:60])
     gone = [p.id for p in papers[:40:5]]
     rest = _jsonl(tmp_path / "rest.jsonl", [p for p in papers[:60] if p.id not in gone])
@@ -235,7 +238,7 @@ def test_ctrl_c_prints_a_message_and_keeps_the_previous_generation(tmp_path, stu
         cwd=REPO, env=env, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
-    while len(list((out / "cache").rglob("*.json"))) < 4 and time.monotonic() < deadline:
+    while cached(out) < 4 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert child.poll() is None, "the build ended before it could be interrupted"
     child.send_signal(signum)
@@ -268,7 +271,7 @@ def _start_with_workers(corpus: Path, out: Path, papers_done: int, env: dict[str
     child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and child.poll() is None:
-        if len(list((out / "cache").rglob("*.json"))) >= papers_done:
+        if cached(out) >= papers_done:
             break
         time.sleep(0.1)
     return child, _workers(child.pid)

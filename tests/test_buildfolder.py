@@ -10,6 +10,7 @@ import pytest
 
 import kg
 from kg.buildfolder import (
+    CACHE_NAMES,
     EXPORTS,
     OWN_NAMES,
     BuildFolder,
@@ -23,7 +24,7 @@ SRC = Path(kg.__file__).parent
 HOME = SRC / "buildfolder" / "folder.py"
 #: The names of a build folder's files, and what else may spell one of them (the file names inside
 #: the neo4j export folder, which Neo4j's import tool expects, are not the build folder's).
-NAMES = OWN_NAMES | set(EXPORTS)
+NAMES = OWN_NAMES | set(EXPORTS) | CACHE_NAMES
 ELSEWHERE = {("export/neo4j.py", "facts.csv"), ("export/neo4j.py", "results.csv")}
 
 

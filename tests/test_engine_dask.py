@@ -26,7 +26,7 @@ from kg.cli import main
 from kg.engines.dask_engine import WorkerError, partition_count, split
 from kg.errors import UserError
 
-from .conftest import CORPUS, SMALL_PAPERS
+from .conftest import CORPUS, SMALL_PAPERS, cached
 
 needs_dask = pytest.mark.skipif(find_spec("distributed") is None, reason="the dask extra is not installed")
 
@@ -116,10 +116,10 @@ def test_a_killed_worker_is_replaced_and_the_build_is_unchanged(small_corpus, sm
 
     def kill_one_worker_after_first_partition() -> None:
         deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and not list(out.glob("cache/*/*.json")):
+        while time.monotonic() < deadline and not cached(out):
             time.sleep(0.05)
         victim = sorted(client.run(os.getpid).values())[0]
-        killed.append(len(list(out.glob("cache/*/*.json"))))
+        killed.append(cached(out))
         os.kill(victim, signal.SIGKILL)
 
     killer = threading.Thread(target=kill_one_worker_after_first_partition)
@@ -143,14 +143,14 @@ def test_a_killed_client_resumes_from_the_cache(small_corpus, small_build, tmp_p
     args = ["build", str(small_corpus), "--out", str(out), "--engine", "dask", "--workers", "2"]
     child = subprocess.Popen([sys.executable, "-m", "kg.cli", "--quiet", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and len(list(out.glob("cache/*/*.json"))) < 20 and child.poll() is None:
+    while time.monotonic() < deadline and cached(out) < 20 and child.poll() is None:
         time.sleep(0.1)
     os.killpg(child.pid, signal.SIGKILL)  # its own process group: the client and its workers
     child.wait()
-    cached = len(list(out.glob("cache/*/*.json")))
-    assert 20 <= cached < SMALL_PAPERS and not (out / "graph.nt").exists()
+    done = cached(out)
+    assert 20 <= done < SMALL_PAPERS and not (out / "graph.nt").exists()
     assert main(args) == 0
-    assert f"({SMALL_PAPERS - cached} extracted, {cached} from cache)" in capsys.readouterr().err
+    assert f"({SMALL_PAPERS - done} extracted, {done} from cache)" in capsys.readouterr().err
     assert (out / "graph.nt").read_bytes() == (small_build[0] / "graph.nt").read_bytes()
 
 
@@ -174,7 +174,7 @@ def test_a_stopped_worker_is_killed_and_its_partition_run_again(small_corpus, sm
     command = [sys.executable, "-m", "kg.cli", "build", str(small_corpus), "--out", str(out), "--engine", "dask", "--workers", "2"]
     child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and child.poll() is None and not list(out.glob("cache/*/*.json")):
+    while time.monotonic() < deadline and child.poll() is None and not cached(out):
         time.sleep(0.1)
     workers = [
         int(pid)

@@ -17,6 +17,8 @@ from kg.buildfolder import LOCK
 from kg.errors import UserError
 from kg.io import folder_lock
 
+from .conftest import cached
+
 pytestmark = pytest.mark.slow
 
 
@@ -33,11 +35,11 @@ def test_sigkill_mid_build_keeps_outputs_and_resumes(small_corpus, small_build, 
     )
     kg.build([str(small)], out)
     before = _snapshot(out)
-    cached_before = len(list((out / "cache").rglob("*.json")))
+    cached_before = cached(out)
 
     child = subprocess.Popen([sys.executable, "-m", "kg.cli", "--quiet", "build", str(small_corpus), "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and len(list((out / "cache").rglob("*.json"))) < cached_before + 20:
+    while time.monotonic() < deadline and cached(out) < cached_before + 20:
         time.sleep(0.2)
     os.kill(child.pid, signal.SIGKILL)
     child.wait()

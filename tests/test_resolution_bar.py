@@ -7,7 +7,8 @@ from collections import defaultdict
 
 import pytest
 
-from kg.pipeline.cache import FolderCache
+from kg.buildfolder import BuildFolder
+from kg.pipeline.partitions import PartitionCache
 from kg.resolve import compact, is_generic
 from kg.views import KnowledgeGraph
 
@@ -54,8 +55,9 @@ def test_defined_acronyms_are_labels_of_their_long_form(seed_build):
         for name in names:
             owners[name].add(entity)
     checked = 0
+    cached = PartitionCache(BuildFolder(out)).load(manifest["cache_keys"]).entries
     for key in manifest["cache_keys"]:
-        _, extraction = FolderCache(out / "cache").get(key)
+        _, extraction = cached[key]
         for acronym in extraction.acronyms:
             long_form, short = compact(acronym.long), compact(acronym.short)
             if short in ambiguous or not owners.get(long_form):

@@ -10,6 +10,7 @@ the CLI all use it without an import running up.
 
 from kg.buildfolder.folder import (
     CACHE,
+    CACHE_NAMES,
     EXPORTS,
     FACTS,
     GRAPHML,
@@ -22,6 +23,10 @@ from kg.buildfolder.folder import (
     NTRIPLES,
     OWN_NAMES,
     PAGE,
+    PARTITION,
+    PARTITIONS,
+    RECORD,
+    RECORDED,
     REJECTED,
     RESULTS,
     STORE,
@@ -33,6 +38,6 @@ from kg.buildfolder.folder import (
 )
 from kg.buildfolder.manifest import SCHEMA, BuildSettings, Manifest
 
-__all__ = ["CACHE", "EXPORTS", "FACTS", "GRAPHML", "IRI_CHANGES", "JSONLD", "LOCK", "MANIFEST", "NEO4J", "NQUADS",
-           "NTRIPLES", "OWN_NAMES", "PAGE", "REJECTED", "RESULTS", "SCHEMA", "STORE", "TRIG", "TURTLE", "BuildFolder",
+__all__ = ["CACHE", "CACHE_NAMES", "EXPORTS", "FACTS", "GRAPHML", "IRI_CHANGES", "JSONLD", "LOCK", "MANIFEST", "NEO4J", "NQUADS",
+           "NTRIPLES", "OWN_NAMES", "PAGE", "PARTITION", "PARTITIONS", "RECORD", "RECORDED", "REJECTED", "RESULTS", "SCHEMA", "STORE", "TRIG", "TURTLE", "BuildFolder",
            "BuildSettings", "Generation", "Manifest", "is_build_folder"]

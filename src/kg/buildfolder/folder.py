@@ -5,7 +5,9 @@
     DIR/
       .kg.lock           the build lock (held by a build or remove)
       manifest.json      written last by every generation: what it holds and what made it
-      cache/             one extraction per paper, shared by all generations
+      cache/             the extractions, shared by all generations:
+        partitions/      one file per partition of papers, written by the worker that extracted it
+        recorded/        one record per partition the build saw done: its keys, in row order
       store/             the graph as an Oxigraph store, for read commands and the server
       graph.nt ...       the exports (:data:`EXPORTS`), rejected.jsonl, iri-changes.jsonl
     .DIR.kg-staging/     the next generation while it is written (beside DIR)
@@ -32,8 +34,8 @@ from kg.buildfolder.manifest import SCHEMA, Manifest, TooNew
 from kg.errors import UserError
 from kg.io import atomic_write
 
-__all__ = ["CACHE", "EXPORTS", "FACTS", "GRAPHML", "IRI_CHANGES", "JSONLD", "LOCK", "MANIFEST", "NEO4J", "NQUADS",
-           "NTRIPLES", "OWN_NAMES", "PAGE", "REJECTED", "RESULTS", "STORE", "TRIG", "TURTLE", "BuildFolder", "Generation",
+__all__ = ["CACHE", "CACHE_NAMES", "EXPORTS", "FACTS", "GRAPHML", "IRI_CHANGES", "JSONLD", "LOCK", "MANIFEST", "NEO4J", "NQUADS",
+           "NTRIPLES", "OWN_NAMES", "PAGE", "PARTITION", "PARTITIONS", "RECORD", "RECORDED", "REJECTED", "RESULTS", "STORE", "TRIG", "TURTLE", "BuildFolder", "Generation",
            "is_build_folder"]
 
 LOCK = ".kg.lock"
@@ -42,6 +44,14 @@ CACHE = "cache"
 STORE = "store"
 REJECTED = "rejected.jsonl"
 IRI_CHANGES = "iri-changes.jsonl"
+#: Inside the cache: the partition files, and the records of those a build saw done.
+PARTITIONS = "partitions"
+RECORDED = "recorded"
+#: A partition file's suffix: gzip-compressed JSON Lines, one cache entry a line; a record's suffix.
+PARTITION = ".jsonl.gz"
+RECORD = ".json"
+#: The names inside the cache folder.
+CACHE_NAMES = frozenset({PARTITIONS, RECORDED})
 
 TURTLE = "graph.ttl"
 NTRIPLES = "graph.nt"
@@ -101,6 +111,28 @@ class BuildFolder:
     @property
     def store(self) -> Path:
         return self.path / STORE
+
+    @property
+    def partitions(self) -> Path:
+        """The folder of partition files (:mod:`kg.pipeline.partitions`)."""
+        return self.cache / PARTITIONS
+
+    @property
+    def recorded(self) -> Path:
+        """The folder of records of partitions done."""
+        return self.cache / RECORDED
+
+    def partition(self, name: str) -> Path:
+        """The file of partition ``name``."""
+        return self.partitions / f"{name}{PARTITION}"
+
+    def record(self, name: str) -> Path:
+        """The record that partition ``name`` is done."""
+        return self.recorded / f"{name}{RECORD}"
+
+    def legacy_entry(self, key: str) -> Path:
+        """Where kg before partition files kept the entry ``key``: one JSON file per paper, read, never written."""
+        return self.cache / key[:2] / f"{key}.json"
 
     @property
     def ntriples(self) -> Path:

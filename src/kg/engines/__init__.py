@@ -1,9 +1,14 @@
 """Extraction executors: where the papers of a build are run through the pipeline.
 
 An :class:`Executor` takes papers and yields one :class:`~kg.model.Extraction`
-per paper, in any order. The build saves each one to its cache the moment it
-arrives and resolves over all papers in sorted-id order, so the engine never
-changes the bytes of the output, only where and how fast the work is done.
+per paper, in any order (``map``). A build uses ``write`` where an executor has
+it (:class:`WritingExecutor`; both of kg's do): the papers are cut into
+partitions, and the worker that extracted a partition hands it to a *sink* there
+(the build's partition writer, :mod:`kg.pipeline.partitions`), so only what the
+sink returns (a file name and keys) comes back. An executor with ``map`` alone
+still works: :func:`write_partitions` then runs the sink in this process. The
+build resolves over all papers in sorted-id order, so the engine never changes
+the bytes of the output, only where and how fast the work is done.
 
 Engines are looked up by name in :data:`ENGINES` (:data:`kg.registry.ENGINES`,
 ``name -> "module:factory"``) and imported only when asked for, so an optional
@@ -21,10 +26,10 @@ kg.errors.UserError: E312: unknown engine 'spark': choose one of local, dask
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kg.errors import UserError
 from kg.registry import ENGINES
@@ -34,7 +39,15 @@ if TYPE_CHECKING:
 
     from kg.model import Extraction, Paper
 
-__all__ = ["ENGINES", "Executor", "ExtractJob", "extract_batch", "make_executor", "worker_pipeline"]
+__all__ = ["ENGINES", "Executor", "ExtractJob", "Sink", "WritingExecutor", "extract_batch", "flatten", "keep", "make_executor",
+           "worker_pipeline", "write_partitions"]
+
+T = TypeVar("T")
+
+#: What a worker does with a partition it extracted: ``sink(papers, extractions)``, run where the
+#: extraction ran; the executor sends only its return value back. It must pickle (a module-level
+#: function, or a frozen dataclass with ``__call__``), since it travels to the workers.
+Sink = Callable[["Sequence[Paper]", "list[Extraction]"], T]
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,55 @@ class Executor(Protocol):
         """Extract every paper; yield each Extraction as soon as it is done, in any order.
         The executor owns its resources: all it started is stopped when the iterator ends or is closed."""
         ...
+
+
+class WritingExecutor(Executor, Protocol):
+    """An executor whose workers hand each partition they extracted to a sink, where they ran it."""
+
+    def write(self, papers: Sequence[Paper], job: ExtractJob, sink: Sink[T]) -> Iterator[T]:
+        """Extract every paper in partitions; yield ``sink(partition, its extractions)`` for each, as each is
+        done, with ``sink`` called on the worker. Stops all it started when the iterator ends or is closed."""
+        ...
+
+
+def keep(papers: Sequence[Paper], extractions: list[Extraction]) -> list[Extraction]:
+    """The sink that sends the extractions themselves back (what ``map`` is made of)."""
+    return extractions
+
+
+def flatten(parts: Iterator[list[Extraction]]) -> Iterator[Extraction]:
+    """Each extraction of ``parts``; closing this closes ``parts`` (and so stops its workers)."""
+    try:
+        for part in parts:
+            yield from part
+    finally:
+        close = getattr(parts, "close", None)
+        if close is not None:
+            close()
+
+
+def write_partitions(executor: Executor, papers: Sequence[Paper], job: ExtractJob, sink: Sink[T], size: int) -> Generator[T, None, None]:
+    """``executor.write(papers, job, sink)``; for an executor with ``map`` alone, its extractions cut into
+    partitions of ``size`` papers in the order they come and handed to ``sink`` in this process."""
+    write = getattr(executor, "write", None)
+    if write is not None:
+        yield from write(papers, job, sink)
+        return
+    by_id = {paper.id: paper for paper in papers}
+    results = executor.map(papers, job)
+    done: list[Extraction] = []
+    try:
+        for extraction in results:
+            done.append(extraction)
+            if len(done) == size:
+                yield sink([by_id[e.paper_id] for e in done], done)
+                done = []
+        if done:
+            yield sink([by_id[e.paper_id] for e in done], done)
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stops the executor's workers at once on an error or Ctrl-C
 
 
 @lru_cache(maxsize=2)

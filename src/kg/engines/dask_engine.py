@@ -2,10 +2,13 @@
 
 Papers are cut into contiguous partitions; each partition is one task that
 runs :func:`kg.extract.extract` on a worker with the pipeline of
-:func:`kg.engines.worker_pipeline` (loaded once per worker process) and sends
-back plain :class:`~kg.model.Extraction` records. Results are yielded as
-partitions complete, so the build caches them at once and a killed build loses
-at most the partitions in flight. A worker that dies is replaced and its
+:func:`kg.engines.worker_pipeline` (loaded once per worker process) and hands
+the partition's :class:`~kg.model.Extraction` records to the build's sink there
+(:meth:`DaskExecutor.write`: the build's partition writer, which writes the
+partition's file and sends back its name and keys), or sends them back
+(:meth:`DaskExecutor.map`). Results are yielded as partitions complete, so the
+build records them at once and a killed build loses at most the partitions in
+flight. A worker that dies is replaced and its
 partitions rescheduled by Dask itself (up to ``distributed.scheduler.allowed-failures``
 times per partition).
 
@@ -22,7 +25,10 @@ slower. A cluster of your own keeps its own settings.
 Limits: the texts travel inside the tasks (through the scheduler), at most
 ``AHEAD`` partitions per worker thread at a time; that keeps a worker's death
 recoverable (data scattered to a worker dies with it) and the scheduler's
-memory bounded, while the client still holds every paper.
+memory bounded, while the client still holds every paper. With the build's
+sink, the workers write into the build folder: they must reach it at the same
+path (kg's own ``LocalCluster``, or shared storage); a sink may hand the bytes
+back instead where they cannot (:class:`kg.pipeline.partitions.PartitionWriter` does).
 
 A worker that stops without dying (``kill -STOP``, a hang) is not replaced by
 Dask itself (issue 27's probe waited for ever at 150 of 200 papers). Each partition has a
@@ -48,7 +54,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from kg.engines import ExtractJob, worker_pipeline
+from kg.engines import ExtractJob, Sink, flatten, keep, worker_pipeline
 from kg.engines.stall import StallWatch
 from kg.errors import KgError, UserError
 from kg.model import Extraction, Paper
@@ -121,13 +127,14 @@ class WorkerError(Exception):
         return (UserError if user else KgError)(code, **values)
 
 
-def extract_partition(papers: Sequence[Paper], job: ExtractJob) -> list[Extraction]:
-    """Run on a worker: the Extractions of one partition, in order."""
+def extract_partition(papers: Sequence[Paper], job: ExtractJob, sink: Sink[T]) -> T:
+    """Run on a worker: ``sink(papers, the Extractions of the partition in order)``."""
     from kg.extract import extract
 
     try:
         with _EXTRACTING:
-            return list(extract(papers, worker_pipeline(job), batch_size=job.batch_size))
+            extractions = list(extract(papers, worker_pipeline(job), batch_size=job.batch_size))
+        return sink(papers, extractions)
     except KgError as error:
         raise WorkerError(error.code, error.values, isinstance(error, UserError)) from None
 
@@ -154,11 +161,15 @@ class DaskExecutor:
 
     def map(self, papers: Sequence[Paper], job: ExtractJob) -> Iterator[Extraction]:
         """Extract every paper; yield each partition's Extractions as the partition completes."""
+        return flatten(self.write(papers, job, keep))
+
+    def write(self, papers: Sequence[Paper], job: ExtractJob, sink: Sink[T]) -> Iterator[T]:
+        """Extract every paper; yield ``sink(partition, its extractions)``, run on the worker, as each partition completes."""
         if not papers:
             return
         client, cluster = self._connect()
         try:
-            yield from self._run(client, papers, job, cluster)
+            yield from self._run(client, papers, job, sink, cluster)
         finally:
             client.close()
             if cluster is not None:
@@ -189,7 +200,7 @@ class DaskExecutor:
             cluster.close()
             raise
 
-    def _run(self, client: Any, papers: Sequence[Paper], job: ExtractJob, cluster: Any = None) -> Iterator[Extraction]:
+    def _run(self, client: Any, papers: Sequence[Paper], job: ExtractJob, sink: Sink[T], cluster: Any = None) -> Iterator[T]:
         from distributed.scheduler import KilledWorker
 
         threads = client.nthreads()
@@ -207,7 +218,7 @@ class DaskExecutor:
             item = next(waiting, None)
             if item is not None:
                 index, part = item
-                future = client.submit(extract_partition, part, job, key=f"kg-extract-{token}-{index}", pure=False)
+                future = client.submit(extract_partition, part, job, sink, key=f"kg-extract-{token}-{index}", pure=False)
                 number[future.key] = index
                 running[future.key] = future
                 watch.started(future.key, len(part))
@@ -224,7 +235,7 @@ class DaskExecutor:
             watch.finished(future.key)
             index = number.pop(future.key)
             try:
-                extractions = future.result()
+                result = future.result()
             except WorkerError as error:
                 raise error.as_kg_error() from None
             except KilledWorker:
@@ -234,9 +245,9 @@ class DaskExecutor:
                 raise KgError("E253", partition=index, partitions=len(parts), reason=f"{type(error).__name__}: {error}") from error
             future.release()
             submit_next()
-            done += len(extractions)
+            done += len(parts[index - 1])
             self.on_message(f"partition {index}/{len(parts)} done: {done}/{len(papers)} papers")
-            yield from extractions
+            yield result
         peaks = client.run(peak_memory_mb)
         self.on_message("peak memory per worker: " + ", ".join(f"{mb:.0f}" for mb in peaks.values()) + " MB")
 

@@ -37,9 +37,9 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from kg.engines import ExtractJob, worker_pipeline
+from kg.engines import ExtractJob, Sink, flatten, keep, worker_pipeline
 from kg.engines.stall import StallWatch
 from kg.errors import KgError, UserError
 from kg.model import Extraction, Paper
@@ -49,6 +49,7 @@ __all__ = ["ATTEMPTS", "LocalExecutor", "make_executor"]
 #: How many pools a batch may see break before the build gives up on it.
 ATTEMPTS = 3
 _PR_SET_PDEATHSIG = 1
+T = TypeVar("T")
 
 
 def make_executor(*, workers: int = 1, scheduler: str | None = None, partitions: int | None = None,
@@ -69,12 +70,29 @@ class LocalExecutor:
     on_message: Callable[[str], None] | None = None
 
     def map(self, papers: Sequence[Paper], job: ExtractJob) -> Iterator[Extraction]:
-        """Extract every paper; yield each Extraction as soon as it is done (in input order for one worker)."""
-        if self.workers == 1 or len(papers) <= job.batch_size:
-            from kg.extract import extract
+        """Extract every paper; yield each Extraction as its batch is done (in input order for one worker)."""
+        return flatten(self.write(papers, job, keep))
 
-            return extract(papers, worker_pipeline(job), workers=1, batch_size=job.batch_size)
-        return _supervised(papers, job, self.workers, self.on_message or _ignore)
+    def write(self, papers: Sequence[Paper], job: ExtractJob, sink: Sink[T]) -> Iterator[T]:
+        """Extract every paper in batches of ``job.batch_size``; yield ``sink(batch, extractions)``, called
+        in the worker process that extracted the batch, as each batch is done."""
+        if self.workers == 1 or len(papers) <= job.batch_size:
+            return _in_process(papers, job, sink)
+        return _supervised(papers, job, self.workers, self.on_message or _ignore, sink)
+
+
+def _in_process(papers: Sequence[Paper], job: ExtractJob, sink: Sink[T]) -> Iterator[T]:
+    """One stream through the pipeline in this process, handed to ``sink`` a batch at a time."""
+    from kg.extract import extract
+
+    start, done = 0, []
+    for extraction in extract(papers, worker_pipeline(job), workers=1, batch_size=job.batch_size):
+        done.append(extraction)
+        if len(done) == job.batch_size:
+            yield sink(papers[start : start + len(done)], done)
+            start, done = start + len(done), []
+    if done:
+        yield sink(papers[start:], done)
 
 
 def _ignore(message: str) -> None:
@@ -116,8 +134,8 @@ def _stop(pool: ProcessPoolExecutor, *, graceful: bool) -> None:
         process.join(timeout=5)
 
 
-def _extract_counted(papers: Sequence[Paper], job: ExtractJob, number: int) -> list[Extraction]:
-    """In a worker: :func:`kg.engines.extract_batch`, counting each paper done in the shared counters."""
+def _extract_counted(papers: Sequence[Paper], job: ExtractJob, number: int, sink: Sink[T]) -> T:
+    """In a worker: extract a batch, counting each paper done in the shared counters, and hand it to ``sink``."""
     from kg.extract import extract
 
     done = []
@@ -125,16 +143,16 @@ def _extract_counted(papers: Sequence[Paper], job: ExtractJob, number: int) -> l
         done.append(extraction)
         if _PROGRESS is not None:
             _PROGRESS[number] += 1
-    return done
+    return sink(papers, done)
 
 
-def _submit(pool: ProcessPoolExecutor, batches: list[Sequence[Paper]], todo: deque[int], running: dict[Future[list[Extraction]], int], tries: list[int], most: int, job: ExtractJob, watch: StallWatch, progress: Any) -> bool:
+def _submit(pool: ProcessPoolExecutor, batches: list[Sequence[Paper]], todo: deque[int], running: dict[Future[Any], int], tries: list[int], most: int, job: ExtractJob, watch: StallWatch, progress: Any, sink: Sink[Any]) -> bool:
     """Hand batches to ``pool`` until ``most`` are running; ``False`` if the pool is broken (the batch stays to do)."""
     while todo and len(running) < most:
         number = todo[0]
         progress[number] = 0
         try:
-            future = pool.submit(_extract_counted, batches[number], job, number)
+            future = pool.submit(_extract_counted, batches[number], job, number, sink)
         except BrokenProcessPool:
             return False
         todo.popleft()
@@ -144,7 +162,7 @@ def _submit(pool: ProcessPoolExecutor, batches: list[Sequence[Paper]], todo: deq
     return True
 
 
-def _observe(running: dict[Future[list[Extraction]], int], progress: Any, seen: list[int], watch: StallWatch) -> None:
+def _observe(running: dict[Future[Any], int], progress: Any, seen: list[int], watch: StallWatch) -> None:
     """Tell ``watch`` of the batches whose workers counted papers since the last look."""
     for number in running.values():
         if progress[number] > seen[number]:
@@ -152,7 +170,7 @@ def _observe(running: dict[Future[list[Extraction]], int], progress: Any, seen: 
             watch.progressed(number)
 
 
-def _stalled(running: dict[Future[list[Extraction]], int], batches: list[Sequence[Paper]], stalls: list[int], tries: list[int], watch: StallWatch, on_message: Callable[[str], None]) -> bool:
+def _stalled(running: dict[Future[Any], int], batches: list[Sequence[Paper]], stalls: list[int], tries: list[int], watch: StallWatch, on_message: Callable[[str], None]) -> bool:
     """Whether a running batch is past its deadline; E324 when one is for the second time.
 
     The batches in flight are not charged a death (``tries``): the pool is
@@ -175,8 +193,8 @@ def _stalled(running: dict[Future[list[Extraction]], int], batches: list[Sequenc
     return True
 
 
-def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_message: Callable[[str], None]) -> Iterator[Extraction]:
-    """Batches of papers through worker pools, restarting a pool whose worker died."""
+def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_message: Callable[[str], None], sink: Sink[T]) -> Iterator[T]:
+    """Batches of papers through worker pools, restarting a pool whose worker died; ``sink`` runs in the workers."""
     batches = [papers[i : i + job.batch_size] for i in range(0, len(papers), job.batch_size)]
     tries = [0] * len(batches)
     stalls = [0] * len(batches)
@@ -187,11 +205,11 @@ def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_messa
     seen = [0] * len(batches)
     while todo:
         pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_init, initargs=(os.getpid(), progress))
-        running: dict[Future[list[Extraction]], int] = {}
+        running: dict[Future[T], int] = {}
         graceful = stalled = False
         try:
             while todo or running:
-                if not _submit(pool, batches, todo, running, tries, workers, job, watch, progress):
+                if not _submit(pool, batches, todo, running, tries, workers, job, watch, progress, sink):
                     break  # the pool broke between two results: a worker died while idle or starting
                 done, _ = wait(running, timeout=min(1.0, watch.wait(running.values()) or 1.0), return_when=FIRST_COMPLETED)
                 _observe(running, progress, seen, watch)
@@ -203,7 +221,7 @@ def _supervised(papers: Sequence[Paper], job: ExtractJob, workers: int, on_messa
                     break
                 for future in done:
                     watch.finished(running.pop(future))
-                    yield from future.result()
+                    yield future.result()
             else:
                 graceful = True
                 continue

@@ -3,8 +3,9 @@
 - :mod:`~kg.pipeline.plan` reads the inputs (never a build's own outputs) and
   names the pipeline version that makes each paper's cache key;
 - :mod:`~kg.pipeline.extraction` extracts what the cache
-  (:mod:`~kg.pipeline.cache`) does not hold, through an executor
-  (:mod:`kg.engines`), saving each result at once;
+  (:mod:`~kg.pipeline.cache`, :mod:`~kg.pipeline.partitions`) does not hold,
+  through an executor (:mod:`kg.engines`) whose workers write each partition
+  into it, recorded as done the moment it is;
 - :mod:`~kg.pipeline.resolution` resolves entities over all papers, in
   sorted-id order, and builds the graph;
 - :mod:`~kg.pipeline.publish` writes every output into a staging folder and

@@ -1,14 +1,15 @@
-"""Extract what the cache does not hold, through an executor, saving each result at once."""
+"""Extract what the cache does not hold, through an executor whose workers write it, one partition at a time."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from kg.engines import Executor, ExtractJob
+from kg.engines import Executor, ExtractJob, write_partitions
 from kg.errors import UserError
 from kg.model import Extraction, Paper
-from kg.pipeline.cache import CacheCorrupt, ExtractionCache, cache_key
+from kg.pipeline.cache import cache_key
+from kg.pipeline.partitions import PartitionCache
 from kg.pipeline.report import Progress
 
 __all__ = ["Extracted", "extract_papers", "load_existing"]
@@ -22,51 +23,51 @@ class Extracted(NamedTuple):
     from_cache: int
 
 
-def extract_papers(papers: Sequence[Paper], cache: ExtractionCache, executor: Executor, job: ExtractJob,
+def extract_papers(papers: Sequence[Paper], cache: PartitionCache, executor: Executor, job: ExtractJob,
                    version: str, progress: Progress) -> Extracted:
     """Extractions for ``papers``: from the cache where present, else from ``executor``.
 
-    Each new extraction is saved the moment it arrives, so a killed build
-    resumes; an unusable cache entry is extracted again and overwritten.
+    The executor's workers write each partition they extract into the cache,
+    and the partition is recorded as done the moment its worker says so, so a
+    killed build resumes with the partitions it had not recorded. An unusable
+    cache entry is extracted again. The new entries are then read back from
+    the cache: the extractions themselves never travel back to this process.
     """
-    done: dict[str, tuple[Paper, Extraction]] = {}
-    todo: list[Paper] = []
-    for paper in papers:
-        try:
-            cached = cache.get(cache_key(paper, version))
-        except CacheCorrupt:
-            cached = None
-        if cached is None:
-            todo.append(paper)
-        else:
-            done[paper.id] = (paper, cached[1])
-    from_cache = len(done)
-    progress("extract", len(done), len(papers))
+    keys = [cache_key(paper, version) for paper in papers]
+    found = cache.load(keys).entries
+    todo = [paper for paper, key in zip(papers, keys) if key not in found]
+    from_cache = len(papers) - len(todo)
+    progress("extract", from_cache, len(papers))
     if todo:
-        by_id = {p.id: p for p in todo}
-        results = executor.map(todo, job)
+        cache.sweep()
+        done = from_cache
+        results = write_partitions(executor, todo, job, cache.writer(version), job.batch_size)
         try:
-            for extraction in results:
-                paper = by_id[extraction.paper_id]
-                cache.put(cache_key(paper, version), paper, extraction)
-                done[paper.id] = (paper, extraction)
-                progress("extract", len(done), len(papers))
+            for written in results:
+                cache.record(written)
+                done += len(written.keys)
+                progress("extract", done, len(papers))
         finally:
-            close = getattr(results, "close", None)
-            if close is not None:
-                close()  # stops the executor's workers at once on an error or Ctrl-C
-    return Extracted(done, len(done) - from_cache, from_cache)
+            results.close()  # stops the executor's workers at once on an error or Ctrl-C
+        # Written moments ago by this build's own writer: their fields' types need no check.
+        found.update(_entries(cache, [cache_key(paper, version) for paper in todo], cache.folder.path, check=False))
+    return Extracted({paper.id: (paper, found[key][1]) for paper, key in zip(papers, keys)}, len(todo), from_cache)
 
 
-def load_existing(cache: ExtractionCache, keys: Sequence[str], folder: object) -> dict[str, tuple[Paper, Extraction]]:
-    """The papers of an existing build, from its cache; E319 names an entry that is missing or unusable."""
-    loaded = {}
+def load_existing(cache: PartitionCache, keys: Sequence[str], folder: object) -> dict[str, tuple[Paper, Extraction]]:
+    """The papers of an existing build, by id, from its cache; E319 names an entry that is missing or unusable."""
+    return {paper.id: (paper, extraction) for paper, extraction in _entries(cache, keys, folder).values()}
+
+
+def _entries(cache: PartitionCache, keys: Sequence[str], folder: object, check: bool = True) -> dict[str, tuple[Paper, Extraction]]:
+    """The entries of ``keys``, by key; E319 names the first that is missing or unusable."""
+    loaded = cache.load(keys, check=check)
     for key in keys:
-        try:
-            item = cache.get(key)
-        except CacheCorrupt as error:
-            raise UserError("E319", path=error.path, reason=error.reason, folder=folder) from None
-        if item is None:
-            raise UserError("E319", path=cache.where(key), reason="missing", folder=folder)
-        loaded[item[0].id] = item
-    return loaded
+        if key in loaded.corrupt:
+            error = loaded.corrupt[key]
+            raise UserError("E319", path=error.path, reason=error.reason, folder=folder)
+        if key not in loaded.entries:
+            if cache.unreadable:  # the likely cause: a record that listed it
+                raise UserError("E319", path=cache.unreadable[0], reason=f"unreadable, and entry {key} is missing", folder=folder)
+            raise UserError("E319", path=cache.where(key), reason=f"missing entry {key}", folder=folder)
+    return loaded.entries

@@ -21,9 +21,9 @@ from kg.engines import Executor, ExtractJob, make_executor
 from kg.export.scale import large_graph
 from kg.errors import KgError, UserError
 from kg.model import Extraction, Paper
-from kg.pipeline.cache import FolderCache
 from kg.pipeline.extraction import extract_papers, load_existing
 from kg.pipeline.folder import build_lock, check_out, foreign_names, recover
+from kg.pipeline.partitions import PartitionCache
 from kg.pipeline.plan import extractor_version, read_papers
 from kg.pipeline.publish import publish, read_rejections, write_jsonl
 from kg.pipeline.report import BuildReport, Progress, Warn, no_progress, no_warning
@@ -119,7 +119,7 @@ def build(
     with _transaction(folder):
         # Under the lock: the generation this build follows (an update needs one: E307, E317, E318).
         previous = folder.read_manifest() if update else folder.manifest_or_none()
-        cache = FolderCache(folder.cache)
+        cache = PartitionCache(folder)
         existing: dict[str, tuple[Paper, Extraction]] = {}
         old_rejections: list[dict[str, Any]] = []
         if update and previous is not None:  # start from the folder's papers, rejections and settings
@@ -198,7 +198,7 @@ def remove(out: str | Path, paper_ids: Sequence[str], *, progress: Progress | No
         raise UserError("E307", path=folder.path)  # never create a folder to remove from
     with _transaction(folder):
         manifest = folder.read_manifest()
-        existing = load_existing(FolderCache(folder.cache), manifest.cache_keys, folder.path)
+        existing = load_existing(PartitionCache(folder), manifest.cache_keys, folder.path)
         unknown = sorted(set(paper_ids) - set(existing))
         if unknown:
             raise UserError("E310", ids=", ".join(unknown))
