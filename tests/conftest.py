@@ -31,6 +31,12 @@ BUILD_FIXTURES = frozenset({"seed_build", "small_build", "small_corpus"})
 WORKERS_PER_CORE = 2
 
 
+# With more workers than cores, a process that spins up a thread per core for its matrix maths (BLAS under
+# numpy and thinc, torch) only adds contention: one thread each. Set before any test imports them.
+for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: :data:`WORKERS_PER_CORE` workers a core (``PYTEST_XDIST_AUTO_NUM_WORKERS`` still overrides it)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").isdigit():

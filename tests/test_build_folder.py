@@ -193,8 +193,9 @@ def _lines(path: Path) -> list[str]:
     return gzip.decompress(path.read_bytes()).decode().splitlines()
 
 
-@pytest.mark.parametrize("content", [gzip.compress(b'{"key": "x", "paper": {"id": "a1", "abs'), gzip.compress(b"{}\n"),
-                                     gzip.compress(b"null\n"), gzip.compress(b"\n" * 3)[:-6], b"not gzip"])
+# mtime=0: the bytes, and so the test ids, must be the same in every xdist worker's collection.
+@pytest.mark.parametrize("content", [gzip.compress(b'{"key": "x", "paper": {"id": "a1", "abs', mtime=0), gzip.compress(b"{}\n", mtime=0),
+                                     gzip.compress(b"null\n", mtime=0), gzip.compress(b"\n" * 3, mtime=0)[:-6], b"not gzip"])
 def test_a_corrupt_cache_file_is_named_on_update_and_rebuilt_by_a_full_build(tmp_path, capsys, content):
     out = tmp_path / "out"
     data = _papers(tmp_path / "a.jsonl", ["a1"])
