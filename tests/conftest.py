@@ -25,23 +25,11 @@ needs_seeds = pytest.mark.skipif(not SEEDS, reason="../shared/seeds is not prese
 BUILD_FIXTURES = frozenset({"seed_build", "small_build", "small_corpus"})
 
 
-#: ``-n auto`` starts this many workers per core. Most of the slow tests wait rather than compute: on the
-#: build processes and workers they start, on a signal or a stall to be noticed, on a browser. Their
-#: ``-n 2`` run on a 2-core machine kept 1.2 cores busy (541 s user + 69 s system in 527 s).
-WORKERS_PER_CORE = 2
-
-
-# With more workers than cores, a process that spins up a thread per core for its matrix maths (BLAS under
-# numpy and thinc, torch) only adds contention: one thread each. Set before any test imports them.
+# Every core runs a test worker (and the builds, workers and browsers it starts): a process that spins up a
+# thread per core for its matrix maths (BLAS under numpy and thinc, torch) only adds contention, so one
+# thread each. Set before any test imports them.
 for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: :data:`WORKERS_PER_CORE` workers a core (``PYTEST_XDIST_AUTO_NUM_WORKERS`` still overrides it)."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").isdigit():
-        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
-    return WORKERS_PER_CORE * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
